@@ -1,0 +1,3 @@
+"""Grading and checking for the PyTorch course notebooks."""
+
+__version__ = "0.1.0"

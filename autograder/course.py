@@ -1,0 +1,177 @@
+"""The course directory: where notebooks live and what their cells mean.
+
+Cell conventions (checked by ``tests/test_metadata.py``):
+
+* an exercise has an id ``exN_M`` (N = notebook number, M = exercise number);
+* its answer cell is an nbgrader solution cell with ``grade_id`` ``exN_M_solution``;
+* its test cell is an nbgrader autograded-tests cell with ``grade_id`` ``exN_M_tests``,
+  holding visible asserts and a ``### BEGIN HIDDEN TESTS`` block that calls
+  :func:`autograder.probe.hidden_test` with the exercise id.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import nbformat
+
+EXERCISE_RE = re.compile(r"^(ex\d+_\d+)_(solution|tests)$")
+HIDDEN_BEGIN = "### BEGIN HIDDEN TESTS"
+HIDDEN_END = "### END HIDDEN TESTS"
+
+
+def find_root(start: str | os.PathLike | None = None) -> Path:
+    """The course root: ``$AUTOGRADER_COURSE_ROOT`` or the nearest parent with ``nbgrader_config.py`` and ``solutions/``."""
+    env = os.environ.get("AUTOGRADER_COURSE_ROOT")
+    if env:
+        return Path(env).resolve()
+    here = Path(start or os.getcwd()).resolve()
+    for p in [here, *here.parents]:
+        if (p / "nbgrader_config.py").is_file() and (p / "solutions").is_dir():
+            return p
+    # the package lives inside the course repository
+    pkg_root = Path(__file__).resolve().parent.parent
+    if (pkg_root / "solutions").is_dir():
+        return pkg_root
+    raise FileNotFoundError("no course directory found (no nbgrader_config.py with solutions/ above %s)" % here)
+
+
+def nbgrader_meta(cell) -> dict:
+    return dict(cell.get("metadata", {}).get("nbgrader", {}) or {})
+
+
+def grade_id(cell) -> str | None:
+    return nbgrader_meta(cell).get("grade_id")
+
+
+def exercise_of(cell) -> str | None:
+    gid = grade_id(cell) or ""
+    m = EXERCISE_RE.match(gid)
+    return m.group(1) if m else None
+
+
+def is_solution(cell) -> bool:
+    return bool(nbgrader_meta(cell).get("solution"))
+
+
+def is_tests(cell) -> bool:
+    meta = nbgrader_meta(cell)
+    return bool(meta.get("grade")) and not meta.get("solution") and cell.get("cell_type") == "code"
+
+
+def strip_hidden(source: str) -> str:
+    """The visible part of a test cell (what ``nbgrader generate_assignment`` releases)."""
+    out, hidden = [], False
+    for line in source.splitlines(keepends=True):
+        if HIDDEN_BEGIN in line:
+            hidden = True
+            continue
+        if HIDDEN_END in line:
+            hidden = False
+            continue
+        if not hidden:
+            out.append(line)
+    return "".join(out)
+
+
+@dataclass
+class Exercise:
+    id: str
+    points: float
+    solution_cells: list[int]
+    test_cell: int
+    title: str = ""
+
+    @property
+    def number(self) -> str:
+        return self.id[2:].replace("_", ".")
+
+
+def exercises(nb) -> list[Exercise]:
+    """The exercises of a notebook, in order, from its nbgrader metadata."""
+    found: dict[str, Exercise] = {}
+    order: list[str] = []
+    for i, cell in enumerate(nb.cells):
+        ex = exercise_of(cell)
+        if not ex:
+            continue
+        if ex not in found:
+            found[ex] = Exercise(ex, 0.0, [], -1)
+            order.append(ex)
+        e = found[ex]
+        if is_tests(cell):
+            e.test_cell = i
+            e.points = float(nbgrader_meta(cell).get("points", 0))
+        elif is_solution(cell):
+            e.solution_cells.append(i)
+    for ex in order:
+        e = found[ex]
+        # the exercise header is the nearest markdown cell above the first solution cell
+        first = e.solution_cells[0] if e.solution_cells else e.test_cell
+        for j in range(first - 1, -1, -1):
+            if nb.cells[j].cell_type == "markdown" and "Exercise" in nb.cells[j].source:
+                for line in nb.cells[j].source.splitlines():
+                    if "Exercise" in line:
+                        e.title = line.lstrip("#").strip()
+                        break
+                break
+    return [found[ex] for ex in order]
+
+
+@dataclass
+class Assignment:
+    name: str
+    root: Path
+
+    @property
+    def solution_dir(self) -> Path:
+        return self.root / "solutions" / self.name
+
+    @property
+    def release_dir(self) -> Path:
+        return self.root / "notebooks" / self.name
+
+    def notebooks(self) -> list[str]:
+        return sorted(p.stem for p in self.solution_dir.glob("*.ipynb"))
+
+    def solution(self, notebook: str) -> Path:
+        return self.solution_dir / f"{notebook}.ipynb"
+
+    def release(self, notebook: str) -> Path:
+        return self.release_dir / f"{notebook}.ipynb"
+
+
+def assignments(root: Path | None = None) -> list[Assignment]:
+    root = root or find_root()
+    return [Assignment(p.name, root) for p in sorted((root / "solutions").iterdir())
+            if p.is_dir() and any(p.glob("*.ipynb"))]
+
+
+def assignment_of_notebook(path: Path, root: Path | None = None) -> tuple[Assignment, str]:
+    """Which assignment and notebook name a notebook file belongs to (by its file name)."""
+    root = root or find_root()
+    stem = Path(path).stem
+    for a in assignments(root):
+        if stem in a.notebooks():
+            return a, stem
+    raise KeyError(f"{path}: no notebook named {stem!r} in solutions/")
+
+
+def find_exercise(exercise: str, root: Path | None = None) -> tuple[Assignment, str]:
+    root = root or find_root()
+    n = exercise.split("_")[0][2:]
+    for a in assignments(root):
+        for name in a.notebooks():
+            if not name.startswith(n.zfill(2)):
+                continue
+            nb = read(a.solution(name))
+            if any(exercise_of(c) == exercise for c in nb.cells):
+                return a, name
+    raise KeyError(f"exercise {exercise} not found in solutions/")
+
+
+def read(path: os.PathLike) -> nbformat.NotebookNode:
+    return nbformat.read(str(path), as_version=4)

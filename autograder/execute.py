@@ -1,0 +1,152 @@
+"""The execution seam: run one notebook in a fresh Jupyter kernel and return it with outputs.
+
+Everything that runs learner code goes through :func:`execute`.  The sandbox
+(:mod:`autograder.sandbox`) wraps the kernel process; the caller decides what
+the verdicts are from the outputs, outside the kernel.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import nbformat
+
+KERNEL_ARGS = [
+    "--HistoryManager.hist_file=:memory:",
+    "--IPKernelApp.exec_lines=import autograder.kernelinit",
+]
+
+
+@dataclass
+class Limits:
+    """Resource limits for one notebook run (see docs/security.md)."""
+
+    cell_timeout: float = 300.0  # seconds of wall clock per cell
+    notebook_timeout: float = 900.0  # seconds of wall clock for the whole notebook
+    startup_timeout: float = 60.0  # seconds for the kernel to start
+    memory_mb: int = 6144  # address space of the kernel process tree
+    max_processes: int = 256  # processes and threads of the sandbox user
+    max_file_mb: int = 256  # largest file the notebook may write
+    max_output_kb: int = 1024  # stream and display output kept per cell
+
+    @classmethod
+    def from_env(cls) -> "Limits":
+        lim = cls()
+        for f in lim.__dataclass_fields__:
+            v = os.environ.get(f"AUTOGRADER_LIMIT_{f.upper()}")
+            if v:
+                setattr(lim, f, type(getattr(lim, f))(v))
+        return lim
+
+
+@dataclass
+class ExecResult:
+    nb: nbformat.NotebookNode
+    error: str | None = None  # why the run stopped early (kernel died, timeout, ...)
+    executed: int = 0  # number of code cells that finished
+    seconds: float = 0.0
+    log: list[str] = field(default_factory=list)
+
+
+def _env(extra: dict[str, str]) -> dict[str, str]:
+    env = dict(os.environ)
+    env.setdefault("MPLBACKEND", "module://matplotlib_inline.backend_inline")
+    env["PYTHONWARNINGS"] = env.get("PYTHONWARNINGS", "")
+    env.update(extra)
+    return env
+
+
+def execute(nb: nbformat.NotebookNode, cwd: os.PathLike, *, env: dict[str, str] | None = None,
+            limits: Limits | None = None, sandbox: "object | None" = None) -> ExecResult:
+    """Run ``nb`` top to bottom in a fresh kernel with working directory ``cwd``.
+
+    Never raises for what the notebook does: a cell error stays in that cell's
+    outputs, and a dead or hung kernel ends the run with ``ExecResult.error`` set,
+    keeping the outputs of every cell that finished before.
+    """
+    from nbclient import NotebookClient
+    from nbclient.exceptions import CellTimeoutError, DeadKernelError
+
+    limits = limits or Limits()
+    nb = copy.deepcopy(nb)
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            cell.outputs = []
+            cell.execution_count = None
+    km_kwargs = {}
+    if sandbox is not None:
+        km_kwargs = sandbox.kernel_manager_kwargs(Path(cwd), limits)
+    client = NotebookClient(
+        nb,
+        timeout=limits.cell_timeout,
+        startup_timeout=limits.startup_timeout,
+        kernel_name="python3",
+        allow_errors=True,
+        interrupt_on_timeout=False,
+        record_timing=False,
+        extra_arguments=KERNEL_ARGS,
+        resources={"metadata": {"path": str(cwd)}},
+        **km_kwargs,
+    )
+    if sandbox is not None:
+        client.kernel_manager_class = sandbox.kernel_manager_class
+    result = ExecResult(nb)
+    start = time.monotonic()
+    deadline = start + limits.notebook_timeout
+    try:
+        with client.setup_kernel(env=_env(env or {}), cwd=str(cwd)):
+            for index, cell in enumerate(nb.cells):
+                if cell.cell_type != "code":
+                    continue
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    result.error = f"notebook time limit of {limits.notebook_timeout:.0f} s reached"
+                    break
+                client.timeout = min(limits.cell_timeout, remaining)
+                try:
+                    client.execute_cell(cell, index)
+                except CellTimeoutError:
+                    _append_error(cell, "CellTimeoutError",
+                                  f"cell ran longer than {client.timeout:.0f} s and was stopped")
+                    result.error = f"a cell ran past its time limit ({client.timeout:.0f} s)"
+                    break
+                except DeadKernelError:
+                    _append_error(cell, "DeadKernelError", "the kernel died while running this cell")
+                    result.error = "the kernel died (crash, os._exit, or a resource limit)"
+                    break
+                result.executed += 1
+                _limit_outputs(cell, limits.max_output_kb * 1024)
+    except (RuntimeError, TimeoutError, DeadKernelError, OSError) as exc:
+        if result.error is None:
+            result.error = f"the kernel could not run the notebook: {type(exc).__name__}: {exc}"[:500]
+    except Exception as exc:  # nbclient/zmq failures on a misbehaving kernel
+        if result.error is None:
+            result.error = f"execution failed: {type(exc).__name__}: {exc}"[:500]
+    result.seconds = time.monotonic() - start
+    return result
+
+
+def _append_error(cell, ename: str, evalue: str) -> None:
+    cell.outputs.append(nbformat.v4.new_output("error", ename=ename, evalue=evalue,
+                                               traceback=[f"{ename}: {evalue}"]))
+
+
+def _limit_outputs(cell, budget: int) -> None:
+    """Keep at most ``budget`` bytes of a cell's outputs; say what was cut."""
+    used, kept, cut = 0, [], False
+    for out in cell.outputs:
+        size = len(str(out))
+        if used + size > budget and out.get("output_type") != "error":
+            cut = True
+            continue
+        used += size
+        kept.append(out)
+    if cut:
+        kept.append(nbformat.v4.new_output("stream", name="stdout",
+                                           text=f"... output truncated at {budget // 1024} KiB ...\n"))
+    cell.outputs = kept
+

@@ -1,0 +1,327 @@
+"""From a submitted notebook to per-exercise verdicts, in the trusted grader process.
+
+1. :func:`merge` rebuilds the notebook to run: the learner's answer cells and
+   scratch cells, with every test cell restored from the instructor's copy
+   (tampering is recorded, not silently fixed).
+2. :func:`autograder.execute.execute` runs it in a fresh (sandboxed) kernel in
+   ``record`` mode: hidden tests emit observations, never verdicts.
+3. :func:`score` judges each exercise: the visible asserts must pass and the
+   observations must match the reference solution's on the same seed.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import nbformat
+
+from . import course, judge, probe
+from .execute import ExecResult, Limits, execute
+
+MAX_SUPPORT_FILE = 50 * 1024 * 1024
+MAX_NOTEBOOK_BYTES = 20 * 1024 * 1024
+
+
+@dataclass
+class ExerciseResult:
+    id: str
+    title: str
+    points: float
+    score: float
+    status: str  # passed | failed | not attempted
+    message: str = ""
+    hint: str = ""
+
+
+@dataclass
+class NotebookResult:
+    student: str
+    assignment: str
+    notebook: str
+    exercises: list[ExerciseResult] = field(default_factory=list)
+    tampering: list[str] = field(default_factory=list)
+    error: str | None = None
+    seed: int = 0
+    seconds: float = 0.0
+    submission_sha: str = ""
+
+    @property
+    def score(self) -> float:
+        return sum(e.score for e in self.exercises)
+
+    @property
+    def max_score(self) -> float:
+        return sum(e.points for e in self.exercises)
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), indent=1, sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str) -> "NotebookResult":
+        d = json.loads(text)
+        d["exercises"] = [ExerciseResult(**e) for e in d["exercises"]]
+        return cls(**d)
+
+
+# ---------------------------------------------------------------- reading
+
+
+def read_submission(path: Path) -> tuple[nbformat.NotebookNode | None, str | None]:
+    """Parse a submitted notebook without trusting it; return (notebook, problem)."""
+    try:
+        if path.is_symlink() or not path.is_file():
+            return None, "the submitted notebook is missing"
+        if path.stat().st_size > MAX_NOTEBOOK_BYTES:
+            return None, f"the submitted notebook is larger than {MAX_NOTEBOOK_BYTES >> 20} MiB"
+        text = path.read_text(encoding="utf-8", errors="replace")
+        nb = nbformat.reads(text, as_version=4)
+        if not isinstance(nb.get("cells"), list):
+            return None, "the submitted notebook has no cell list"
+        for cell in nb.cells:
+            if not isinstance(cell, dict) or cell.get("cell_type") not in ("code", "markdown", "raw"):
+                return None, "the submitted notebook has a malformed cell"
+            if not isinstance(cell.get("source", ""), str):
+                cell["source"] = "".join(map(str, cell.get("source", [])))
+            if not isinstance(cell.get("metadata"), dict):
+                cell["metadata"] = nbformat.NotebookNode()
+        return nb, None
+    except Exception as exc:  # malformed JSON, wrong nbformat, bad encoding
+        return None, f"the submitted notebook could not be read ({type(exc).__name__}: {str(exc)[:200]})"
+
+
+def sha(data: bytes | str) -> str:
+    return hashlib.sha256(data.encode() if isinstance(data, str) else data).hexdigest()
+
+
+# ---------------------------------------------------------------- merging
+
+
+def _meta_signature(cell) -> dict:
+    m = course.nbgrader_meta(cell)
+    return {k: m.get(k) for k in ("grade", "solution", "locked", "points", "task")}
+
+
+def merge(student: nbformat.NotebookNode | None, release: nbformat.NotebookNode,
+          solution: nbformat.NotebookNode, hidden: bool = True) -> tuple[nbformat.NotebookNode, list[str]]:
+    """The notebook to grade, and what the submission changed that it should not have.
+
+    Answer cells (nbgrader solution cells) and the learner's own extra cells come
+    from the submission; every test cell comes from ``solution`` (with hidden
+    tests) or ``release`` (visible tests only), whatever the submission holds.
+    """
+    tamper: list[str] = []
+    sol_by_id = {course.grade_id(c): c for c in solution.cells if course.grade_id(c)}
+    rel_by_id = {course.grade_id(c): c for c in release.cells if course.grade_id(c)}
+    template_ids = [course.grade_id(c) for c in release.cells if course.grade_id(c)]
+
+    def trusted(gid: str):
+        src = sol_by_id.get(gid) if hidden else None
+        cell = copy.deepcopy(src if src is not None else rel_by_id[gid])
+        cell.outputs = [] if cell.cell_type == "code" else cell.get("outputs")
+        if cell.cell_type != "code":
+            cell.pop("outputs", None)
+        return cell
+
+    out: list = []
+    emitted: set[str] = set()
+
+    def emit_missing_before(k: int) -> None:
+        for gid in template_ids[:k]:
+            if gid not in emitted:
+                out.append(trusted(gid) if not course.is_solution(rel_by_id[gid]) else copy.deepcopy(rel_by_id[gid]))
+                emitted.add(gid)
+                kind = "answer" if course.is_solution(rel_by_id[gid]) else "test"
+                tamper.append(f"{kind} cell {gid} was deleted (restored from the release)")
+
+    if student is None:
+        student = copy.deepcopy(release)
+    if student.get("metadata", {}).get("kernelspec", {}).get("name", "python3") != "python3":
+        tamper.append("kernelspec changed to %r (ignored: graded with python3)"
+                      % str(student.metadata.kernelspec.get("name"))[:40])
+    seen_ids: set[str] = set()
+    for cell in student.cells:
+        gid = course.grade_id(cell)
+        if gid and gid in seen_ids:
+            tamper.append(f"cell id {gid} appears more than once (the copy was run as a plain cell)")
+            gid = None
+        if gid and gid not in rel_by_id:
+            tamper.append(f"unknown graded cell id {str(gid)[:40]} (run as a plain cell)")
+            gid = None
+        if gid is None:
+            plain = nbformat.v4.new_code_cell(cell.get("source", "")) if cell.get("cell_type") == "code" \
+                else nbformat.v4.new_markdown_cell(cell.get("source", ""))
+            out.append(plain)
+            continue
+        seen_ids.add(gid)
+        emit_missing_before(template_ids.index(gid))
+        ref = rel_by_id[gid]
+        if _meta_signature(cell) != _meta_signature(ref):
+            tamper.append(f"nbgrader metadata of {gid} changed (points or flags; the original was used)")
+        if course.is_solution(ref):
+            answer = copy.deepcopy(ref)
+            answer.source = cell.get("source", "")
+            if answer.cell_type == "code":
+                answer.outputs = []
+            out.append(answer)
+        else:
+            if cell.get("source", "") != ref.source:
+                tamper.append(f"test cell {gid} was edited (the original tests were run)")
+            out.append(trusted(gid))
+        emitted.add(gid)
+    emit_missing_before(len(template_ids))
+    nb = nbformat.v4.new_notebook(cells=out, metadata=copy.deepcopy(release.metadata))
+    for i, cell in enumerate(nb.cells):
+        cell.id = course.grade_id(cell) or f"cell-{i}"
+    return nb, tamper
+
+
+def attempted(student: nbformat.NotebookNode | None, release: nbformat.NotebookNode, ex: course.Exercise) -> bool:
+    """Whether the learner changed any of the exercise's answer cells from the released stub."""
+    if student is None:
+        return False
+    stubs = {course.grade_id(release.cells[i]): release.cells[i].source.strip() for i in ex.solution_cells}
+    for cell in student.cells:
+        gid = course.grade_id(cell)
+        if gid in stubs and cell.get("source", "").strip() != stubs[gid]:
+            return True
+    return False
+
+
+# ---------------------------------------------------------------- running
+
+
+def copy_support_files(src: Path, dest: Path) -> None:
+    """Copy the regular non-notebook files of ``src`` (no links, nothing huge) into ``dest``."""
+    if not src.is_dir():
+        return
+    for root, dirs, files in os.walk(src, followlinks=False):
+        dirs[:] = [d for d in dirs if not d.startswith(".") and d not in ("__pycache__", "feedback")]
+        for f in files:
+            p = Path(root) / f
+            if p.suffix == ".ipynb" or p.is_symlink() or not p.is_file() or p.stat().st_size > MAX_SUPPORT_FILE:
+                continue
+            target = dest / p.relative_to(src)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(p, target)
+
+
+def collect(nb: nbformat.NotebookNode, exercises: list[course.Exercise]) -> dict[str, dict]:
+    """What each exercise's test cell produced: its observations payload and any error."""
+    found: dict[str, dict] = {}
+    by_gid = {course.grade_id(c): c for c in nb.cells if course.grade_id(c)}
+    for ex in exercises:
+        cell = by_gid.get(f"{ex.id}_tests")
+        entry: dict = {"ran": False, "payload": None, "error": None}
+        if cell is not None and cell.get("outputs") is not None:
+            entry["ran"] = cell.get("execution_count") is not None or bool(cell.outputs)
+            for out in cell.outputs:
+                if out.get("output_type") == "error" and entry["error"] is None:
+                    entry["error"] = f"{out.get('ename', 'Error')}: {str(out.get('evalue', ''))[:400]}".rstrip(": ")
+                data = out.get("data") or {}
+                if probe.MIME in data and entry["payload"] is None:
+                    payload = data[probe.MIME]
+                    if isinstance(payload, str):
+                        try:
+                            payload = json.loads(payload)
+                        except ValueError:
+                            payload = None
+                    if isinstance(payload, dict) and payload.get("exercise") == ex.id:
+                        entry["payload"] = payload
+        found[ex.id] = entry
+    return found
+
+
+def run_reference(assignment: course.Assignment, notebook: str, seed: int, limits: Limits | None = None,
+                  sandbox=None, cache_dir: Path | None = None) -> dict[str, dict]:
+    """Observations of the reference solution on ``seed``, per exercise (cached by content and seed)."""
+    sol_path = assignment.solution(notebook)
+    key = sha(sol_path.read_bytes() + f"/{seed}".encode())[:24]
+    cache = (cache_dir / f"{notebook}-{key}.json") if cache_dir else None
+    if cache and cache.is_file():
+        return json.loads(cache.read_text())
+    solution = course.read(sol_path)
+    exercises = course.exercises(solution)
+    with tempfile.TemporaryDirectory(prefix="reference-") as tmp:
+        copy_support_files(assignment.solution_dir, Path(tmp))
+        res = execute(solution, tmp, env={"AUTOGRADER_MODE": "record", "AUTOGRADER_SEED": str(seed)},
+                      limits=limits, sandbox=sandbox)
+    got = collect(res.nb, exercises)
+    refs = {}
+    for ex in exercises:
+        entry = got[ex.id]
+        if entry["error"] or not entry["payload"] or entry["payload"].get("error"):
+            why = entry["error"] or (entry["payload"] or {}).get("error") or res.error or "no observations"
+            raise RuntimeError(f"reference solution {notebook} failed its own test {ex.id}: {why}")
+        refs[ex.id] = entry["payload"]
+    if cache:
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        tmpf = cache.with_suffix(".tmp")
+        tmpf.write_text(json.dumps(refs))
+        os.replace(tmpf, cache)
+    return refs
+
+
+def score(exercises: list[course.Exercise], got: dict[str, dict], refs: dict[str, dict] | None,
+          student: nbformat.NotebookNode | None, release: nbformat.NotebookNode,
+          run_error: str | None = None) -> list[ExerciseResult]:
+    results = []
+    for ex in exercises:
+        entry = got.get(ex.id, {})
+        r = ExerciseResult(ex.id, ex.title, ex.points, 0.0, "failed")
+        if not attempted(student, release, ex):
+            r.status, r.message = "not attempted", "the answer cell still holds the stub"
+        elif not entry.get("ran"):
+            r.message = "the tests did not run" + (f": {run_error}" if run_error else "")
+        elif entry.get("error"):
+            r.message = entry["error"]
+        elif refs is None:
+            r.status, r.score = "passed", ex.points  # visible tests only
+        else:
+            verdict = judge.judge(refs.get(ex.id), entry.get("payload"), ex.id)
+            if verdict.passed:
+                r.status, r.score = "passed", ex.points
+            else:
+                r.message = verdict.message()
+                r.hint = "; ".join(sorted({c.hint for c in verdict.failures() if c.hint}))
+        results.append(r)
+    return results
+
+
+def grade_notebook(student_path: Path, assignment: course.Assignment, notebook: str, *, student_id: str,
+                   seed: int, refs: dict[str, dict] | None, limits: Limits | None = None, sandbox=None,
+                   hidden: bool = True) -> tuple[NotebookResult, nbformat.NotebookNode | None]:
+    """Grade one submitted notebook; return its result and the executed notebook."""
+    release = course.read(assignment.release(notebook))
+    solution = course.read(assignment.solution(notebook))
+    exercises = course.exercises(solution)
+    result = NotebookResult(student_id, assignment.name, notebook, seed=seed)
+    raw = student_path.read_bytes() if student_path.is_file() and not student_path.is_symlink() else b""
+    result.submission_sha = sha(raw)
+    student, problem = read_submission(student_path)
+    if problem:
+        result.error = problem
+        result.exercises = [ExerciseResult(e.id, e.title, e.points, 0.0, "failed", problem) for e in exercises]
+        return result, None
+    merged, result.tampering = merge(student, release, solution, hidden=hidden)
+    if not any(course.grade_id(c) in {course.grade_id(r) for r in release.cells if course.grade_id(r)}
+               for c in student.cells):
+        result.tampering.append(f"the notebook does not look like {assignment.name}/{notebook} (no matching cells)")
+    with tempfile.TemporaryDirectory(prefix="grade-") as tmp:
+        work = Path(tmp) / "work"
+        work.mkdir()
+        copy_support_files(student_path.parent, work)
+        copy_support_files(assignment.release_dir, work)
+        res: ExecResult = execute(merged, work,
+                                  env={"AUTOGRADER_MODE": "record", "AUTOGRADER_SEED": str(seed)},
+                                  limits=limits, sandbox=sandbox)
+    result.error, result.seconds = res.error, res.seconds
+    got = collect(res.nb, exercises)
+    result.exercises = score(exercises, got, refs if hidden else None, student, release, res.error)
+    return result, res.nb

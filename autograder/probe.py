@@ -1,0 +1,228 @@
+"""Hidden tests: the only part of the grader that runs inside the learner's kernel.
+
+A hidden test never decides a grade by itself.  It *observes* the learner's code
+on inputs drawn from a seed and records named observations as plain data:
+
+    ### BEGIN HIDDEN TESTS
+    from autograder.probe import hidden_test
+
+    @hidden_test("ex1_1")
+    def _(obs):
+        g = obs.generator()
+        x = torch.randn(5, 3, generator=g, dtype=torch.float64)
+        obs.value("dist", pairwise_distances(x, x), rtol=1e-6, atol=1e-9,
+                  hint="broadcasting: (n,1,d) - (1,m,d)")
+    ### END HIDDEN TESTS
+
+The same test body runs once against the reference solution, with the same seed,
+and the two sets of observations are compared with the stated tolerances.
+
+Modes (environment variable ``AUTOGRADER_MODE``):
+
+``record``
+    Used by ``autograder grade`` and ``autograder check --hidden``.  Observations
+    are emitted as a display output of MIME type :data:`MIME`; the trusted grader
+    process (outside this kernel) compares them with the reference observations.
+    Expected values never enter this process.
+``local`` (default)
+    Used when a notebook runs anywhere else: stock ``nbgrader autograde``, an
+    instructor running ``solutions/`` in JupyterLab.  The reference is rebuilt in
+    this process from the solution cells of ``solutions/`` and the comparison
+    happens here, raising ``AssertionError`` on a mismatch.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import os
+import random
+import traceback
+import types
+from typing import Any, Callable
+
+MIME = "application/vnd.autograder.observations+json"
+DEFAULT_SEED = 20261129
+FLOAT_RTOL = 1e-5  # float32 carries ~7 significant digits; 1e-5 leaves room for reordered sums
+FLOAT_ATOL = 1e-6
+
+
+def grading_seed() -> int:
+    return int(os.environ.get("AUTOGRADER_SEED", DEFAULT_SEED))
+
+
+def mode() -> str:
+    return os.environ.get("AUTOGRADER_MODE", "local")
+
+
+def derive_seed(seed: int, *parts: str) -> int:
+    h = hashlib.sha256(("%d/" % seed + "/".join(parts)).encode()).digest()
+    return int.from_bytes(h[:4], "little") & 0x7FFFFFFF
+
+
+# ---------------------------------------------------------------- encoding
+
+
+def _num(x: float) -> Any:
+    return x if math.isfinite(x) else repr(float(x))
+
+
+def encode(value: Any, _depth: int = 0) -> dict:
+    """Turn a learner's value into plain JSON-able data (no pickles, ever)."""
+    if _depth > 20:
+        return {"t": "unsupported", "type": "nesting too deep"}
+    try:
+        import torch
+    except ImportError:  # pragma: no cover - torch is always installed in this course
+        torch = None
+    if value is None:
+        return {"t": "none"}
+    if type(value) is bool:
+        return {"t": "bool", "v": value}
+    if type(value) is int:
+        return {"t": "int", "v": value}
+    if type(value) is float:
+        return {"t": "float", "v": _num(value)}
+    if type(value) is str:
+        return {"t": "str", "v": value}
+    if torch is not None:
+        if isinstance(value, torch.Tensor):
+            t = torch.Tensor.detach(value)
+            t = torch.Tensor.to(t, "cpu")
+            if t.is_complex():
+                return {"t": "unsupported", "type": "complex tensor"}
+            if t.is_floating_point():
+                data = [_num(x) for x in torch.Tensor.tolist(torch.Tensor.reshape(t.double(), (-1,)))]
+            else:
+                data = [int(x) for x in torch.Tensor.tolist(torch.Tensor.reshape(t.long(), (-1,)))]
+            return {"t": "tensor", "dtype": str(t.dtype), "shape": list(t.shape), "data": data}
+        if isinstance(value, torch.dtype):
+            return {"t": "str", "v": str(value)}
+        if isinstance(value, torch.device):
+            return {"t": "str", "v": str(value)}
+        if isinstance(value, torch.Size):
+            return {"t": "list", "v": [encode(int(v)) for v in value]}
+    try:
+        import numpy as np
+    except ImportError:  # pragma: no cover
+        np = None
+    if np is not None:
+        if isinstance(value, np.ndarray) and torch is not None:
+            return encode(torch.from_numpy(np.ascontiguousarray(value)), _depth + 1)
+        if isinstance(value, np.bool_):
+            return {"t": "bool", "v": bool(value)}
+        if isinstance(value, np.integer):
+            return {"t": "int", "v": int(value)}
+        if isinstance(value, np.floating):
+            return {"t": "float", "v": _num(float(value))}
+    if type(value) in (list, tuple):
+        return {"t": "list", "v": [encode(v, _depth + 1) for v in value]}
+    if type(value) is dict:
+        return {"t": "dict", "v": {str(k): encode(v, _depth + 1) for k, v in value.items()}}
+    return {"t": "unsupported", "type": type(value).__name__}
+
+
+# ---------------------------------------------------------------- observations
+
+
+class Observations:
+    """What a hidden test sees of the code under test; handed to the test body."""
+
+    def __init__(self, exercise: str, seed: int):
+        self.exercise = exercise
+        self.seed = derive_seed(seed, exercise)
+        self.items: list[dict] = []
+
+    @property
+    def device(self) -> str:
+        """'cuda' when the grading runner has a GPU, else 'cpu'."""
+        import torch
+
+        return "cuda" if torch.cuda.is_available() else "cpu"
+
+    def generator(self, name: str = "") -> "Any":
+        """A CPU ``torch.Generator`` seeded from the grading seed (draw on the CPU, then ``.to(obs.device)``)."""
+        import torch
+
+        g = torch.Generator()
+        g.manual_seed(derive_seed(self.seed, "gen", name))
+        return g
+
+    def value(self, name: str, value: Any, *, rtol: float | None = None, atol: float | None = None,
+              check_dtype: bool = True, hint: str | None = None) -> None:
+        """Record one named observation.
+
+        Floating values are compared with ``rtol``/``atol`` (defaults
+        FLOAT_RTOL/FLOAT_ATOL); everything else must match exactly.
+        ``hint`` names the concept a mismatch points to; learners see it.
+        """
+        spec = {"rtol": FLOAT_RTOL if rtol is None else float(rtol),
+                "atol": FLOAT_ATOL if atol is None else float(atol),
+                "check_dtype": bool(check_dtype)}
+        if hint:
+            spec["hint"] = str(hint)
+        self.items.append({"name": str(name), "value": encode(value), "spec": spec})
+
+    def payload(self, error: str | None) -> dict:
+        return {"exercise": self.exercise, "observations": self.items, "error": error}
+
+
+def _seed_everything(seed: int) -> None:
+    random.seed(seed)
+    try:
+        import numpy as np
+
+        np.random.seed(seed % (2**32))
+    except ImportError:  # pragma: no cover
+        pass
+    import torch
+
+    torch.manual_seed(seed)
+
+
+def _describe_error(exc: BaseException) -> str:
+    text = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+    return text[:500]
+
+
+def observe(exercise: str, fn: Callable[[Observations], Any], seed: int | None = None) -> dict:
+    """Run a hidden test body once and return its payload (plain data)."""
+    obs = Observations(exercise, grading_seed() if seed is None else seed)
+    _seed_everything(obs.seed)
+    error = None
+    try:
+        fn(obs)
+    except Exception as exc:  # the learner's code raised: that is an observation too
+        error = _describe_error(exc)
+    return obs.payload(error)
+
+
+def hidden_test(exercise: str):
+    """Decorator that runs a hidden test body at once, in the current mode."""
+
+    def deco(fn):
+        if mode() == "record":
+            from IPython.display import display
+
+            display({MIME: observe(exercise, fn)}, raw=True)
+        else:
+            _local_verdict(exercise, fn)
+        return None
+
+    return deco
+
+
+# ---------------------------------------------------------------- local mode
+
+
+def _local_verdict(exercise: str, fn: Callable) -> None:
+    from . import judge
+    from .reference import reference_namespace
+
+    student = observe(exercise, fn)
+    with reference_namespace(exercise, fn.__globals__) as ref_globals:
+        ref_fn = types.FunctionType(fn.__code__, ref_globals, fn.__name__, fn.__defaults__, fn.__closure__)
+        reference = observe(exercise, ref_fn)
+    verdict = judge.judge(reference, student)
+    if not verdict.passed:
+        raise AssertionError(verdict.message())

@@ -1,0 +1,30 @@
+"""This repository is an nbgrader course directory.
+
+``solutions/`` is nbgrader's source directory (instructor notebooks with solution
+regions and hidden tests); ``notebooks/`` is its release directory (what learners
+open).  Stock nbgrader commands run from this folder work as documented.
+"""
+import os
+
+c = get_config()  # noqa: F821 - provided by nbgrader
+
+c.CourseDirectory.root = os.path.dirname(os.path.abspath(__file__))
+c.CourseDirectory.course_id = "pytorch-course"
+c.CourseDirectory.source_directory = "solutions"
+c.CourseDirectory.release_directory = "notebooks"
+c.CourseDirectory.ignore = [".ipynb_checkpoints", "*.pyc", "__pycache__", "feedback", ".cache"]
+
+# The stub every answer cell gets in the student version.
+c.ClearSolutions.code_stub = {
+    "python": "# YOUR CODE HERE\nraise NotImplementedError(\"exercise not attempted yet\")",
+}
+c.ClearSolutions.text_stub = "YOUR ANSWER HERE"
+
+# Notebooks train small models: give each cell time, and route Python warnings
+# (PyTorch emits many) to stdout so that a harmless warning does not zero a
+# test cell.  A real failure still raises, and an error output scores 0.
+c.Execute.timeout = 300
+c.Execute.extra_arguments = [
+    "--HistoryManager.hist_file=:memory:",
+    "--IPKernelApp.exec_lines=import autograder.kernelinit",
+]
