@@ -1,0 +1,56 @@
+"""``autograder check``: a learner's own report on one notebook."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from . import course, grading, probe
+from .execute import Limits
+
+SYMBOL = {"passed": "PASS", "failed": "FAIL", "not attempted": "TODO"}
+
+
+def check(path: Path, hidden: bool = False, seed: int | None = None, limits: Limits | None = None,
+          cache: bool = True) -> grading.NotebookResult:
+    root = course.find_root(path.parent)
+    assignment, name = course.assignment_of_notebook(path, root)
+    seed = probe.DEFAULT_SEED if seed is None else seed
+    refs = None
+    if hidden:
+        refs = grading.run_reference(assignment, name, seed, limits=limits,
+                                     cache_dir=(root / ".cache" / "reference") if cache else None)
+    result, _ = grading.grade_notebook(path, assignment, name, student_id="me", seed=seed, refs=refs,
+                                       limits=limits, hidden=hidden)
+    return result
+
+
+def report(result: grading.NotebookResult, hidden: bool) -> str:
+    lines = [f"{result.assignment}/{result.notebook}: "
+             f"{'visible and hidden' if hidden else 'visible'} tests"]
+    for e in result.exercises:
+        title = e.title or e.id
+        lines.append(f"  [{SYMBOL[e.status]}] {title}  ({e.score:g}/{e.points:g})")
+        if e.status == "failed" and e.message:
+            lines += ["         " + m for m in e.message.splitlines()]
+    if result.error:
+        lines.append(f"  run stopped early: {result.error}")
+    counts = {s: sum(e.status == s for e in result.exercises) for s in SYMBOL}
+    lines.append(f"  {counts['passed']} passed, {counts['failed']} failed, {counts['not attempted']} not attempted"
+                 f"  —  score {result.score:g}/{result.max_score:g}")
+    if not hidden:
+        lines.append("  (hidden tests not run; add --hidden to run them without seeing them)")
+    return "\n".join(lines)
+
+
+def exit_code(result: grading.NotebookResult) -> int:
+    """0: all passed; 1: something failed (or the run broke); 3: nothing failed but some not attempted."""
+    if result.error or any(e.status == "failed" for e in result.exercises):
+        return 1
+    if any(e.status == "not attempted" for e in result.exercises):
+        return 3
+    return 0
+
+
+def random_seed() -> int:
+    return random.SystemRandom().randrange(1, 2**31 - 1)

@@ -1,0 +1,115 @@
+"""Command line: ``python -m autograder`` (or ``autograder``)."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from pathlib import Path
+
+
+def _cmd_release(args) -> int:
+    from . import release
+
+    names = release.release(args.assignments or None)
+    print("released: " + ", ".join(f"notebooks/{n}" for n in names))
+    return 0
+
+
+def _cmd_fmt(args) -> int:
+    from . import course, nbfmt
+
+    paths = [Path(p) for p in args.notebooks]
+    if not paths:
+        root = course.find_root()
+        paths = sorted((root / "solutions").glob("*/*.ipynb")) + sorted((root / "notebooks").glob("*/*.ipynb"))
+    changed = [p for p in paths if nbfmt.format_file(p, check=args.check)]
+    for p in changed:
+        print(("would reformat " if args.check else "reformatted ") + str(p))
+    return 1 if (args.check and changed) else 0
+
+
+def _cmd_check(args) -> int:
+    from . import check
+
+    path = Path(args.notebook)
+    if not path.is_file():
+        print(f"no such notebook: {path}", file=sys.stderr)
+        return 2
+    result = check.check(path, hidden=args.hidden, seed=args.seed)
+    print(check.report(result, args.hidden))
+    return check.exit_code(result)
+
+
+def _cmd_grade(args) -> int:
+    from . import gradebook
+
+    return gradebook.grade_command(args)
+
+
+def _cmd_feedback(args) -> int:
+    from . import feedback
+
+    return feedback.feedback_command(args)
+
+
+def _cmd_export(args) -> int:
+    from . import feedback
+
+    return feedback.export_command(args)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="autograder", description=__doc__)
+    sub = p.add_subparsers(dest="command", required=True)
+
+    s = sub.add_parser("release", help="regenerate notebooks/ from solutions/ (nbgrader generate_assignment)",
+                       description="Regenerate the learner notebooks in notebooks/ from solutions/.")
+    s.add_argument("assignments", nargs="*", help="assignment names (default: all)")
+    s.set_defaults(func=_cmd_release)
+
+    s = sub.add_parser("fmt", help="strip outputs and normalize committed notebooks",
+                       description="Strip outputs, execution counts and editor metadata so notebooks diff cleanly.")
+    s.add_argument("notebooks", nargs="*", help="notebooks (default: solutions/ and notebooks/)")
+    s.add_argument("--check", action="store_true", help="only report; exit 1 if anything would change")
+    s.set_defaults(func=_cmd_fmt)
+
+    s = sub.add_parser("check", help="run a notebook and report each exercise (for learners)",
+                       description="Run NOTEBOOK in a fresh kernel and report each exercise as passed, failed "
+                                   "(with the test's message) or not attempted. Exit 0 when all passed, 1 when "
+                                   "something failed, 3 when nothing failed but some exercises are not attempted.")
+    s.add_argument("notebook")
+    s.add_argument("--hidden", action="store_true",
+                   help="also run the hidden tests from solutions/ (their source is never shown)")
+    s.add_argument("--seed", type=int, default=None, help="seed for hidden-test inputs (default: fixed)")
+    s.set_defaults(func=_cmd_check)
+
+    s = sub.add_parser("grade", help="autograde submissions into the nbgrader gradebook (for instructors)",
+                       description="Autograde submitted/STUDENT/ASSIGNMENT/*.ipynb into gradebook.db and "
+                                   "autograded/. Finished work is kept: a rerun grades only what changed.")
+    s.add_argument("assignments", nargs="*", help="assignment names (default: all that have submissions)")
+    s.add_argument("--submissions", default=None, help="folder in nbgrader's submitted/ layout (default: submitted/)")
+    s.add_argument("--student", action="append", default=None, help="only this student (repeatable)")
+    s.add_argument("--seed", type=int, default=None, help="hidden-test seed (default: drawn at random per run)")
+    s.add_argument("--force", action="store_true", help="regrade even what is already graded")
+    s.add_argument("--workers", type=int, default=1, help="submissions graded at once")
+    s.add_argument("--no-sandbox", action="store_true", help="run learner code without the sandbox (trusted input only)")
+    s.set_defaults(func=_cmd_grade)
+
+    s = sub.add_parser("feedback", help="write feedback HTML that never shows hidden tests",
+                       description="Write feedback/STUDENT/ASSIGNMENT/NOTEBOOK.html from the autograded notebooks.")
+    s.add_argument("assignments", nargs="*")
+    s.add_argument("--student", action="append", default=None)
+    s.set_defaults(func=_cmd_feedback)
+
+    s = sub.add_parser("export", help="write a CSV of grades from the gradebook",
+                       description="Write one row per student and assignment with score and max score.")
+    s.add_argument("--to", default="grades.csv", help="output CSV path (default: grades.csv)")
+    s.set_defaults(func=_cmd_export)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    logging.basicConfig(level=logging.WARNING, format="%(message)s")
+    args = build_parser().parse_args(argv)
+    return args.func(args)
