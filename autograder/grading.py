@@ -212,30 +212,45 @@ def copy_support_files(src: Path, dest: Path) -> None:
             shutil.copyfile(p, target)
 
 
+def cell_outcome(cell, exercise: str) -> dict:
+    """What one executed test cell produced: whether it ran, its first error, its observations payload."""
+    entry: dict = {"ran": False, "payload": None, "error": None}
+    if cell is None or cell.get("outputs") is None:
+        return entry
+    entry["ran"] = cell.get("execution_count") is not None or bool(cell.outputs)
+    for out in cell.outputs:
+        if out.get("output_type") == "error" and entry["error"] is None:
+            entry["error"] = f"{out.get('ename', 'Error')}: {str(out.get('evalue', ''))[:400]}".rstrip(": ")
+        data = out.get("data") or {}
+        if probe.MIME in data and entry["payload"] is None:
+            payload = data[probe.MIME]
+            if isinstance(payload, str):
+                try:
+                    payload = json.loads(payload)
+                except ValueError:
+                    payload = None
+            if isinstance(payload, dict) and payload.get("exercise") == exercise:
+                entry["payload"] = payload
+    return entry
+
+
 def collect(nb: nbformat.NotebookNode, exercises: list[course.Exercise]) -> dict[str, dict]:
-    """What each exercise's test cell produced: its observations payload and any error."""
-    found: dict[str, dict] = {}
+    """The outcome of each exercise's test cell in an executed notebook."""
     by_gid = {course.grade_id(c): c for c in nb.cells if course.grade_id(c)}
-    for ex in exercises:
-        cell = by_gid.get(f"{ex.id}_tests")
-        entry: dict = {"ran": False, "payload": None, "error": None}
-        if cell is not None and cell.get("outputs") is not None:
-            entry["ran"] = cell.get("execution_count") is not None or bool(cell.outputs)
-            for out in cell.outputs:
-                if out.get("output_type") == "error" and entry["error"] is None:
-                    entry["error"] = f"{out.get('ename', 'Error')}: {str(out.get('evalue', ''))[:400]}".rstrip(": ")
-                data = out.get("data") or {}
-                if probe.MIME in data and entry["payload"] is None:
-                    payload = data[probe.MIME]
-                    if isinstance(payload, str):
-                        try:
-                            payload = json.loads(payload)
-                        except ValueError:
-                            payload = None
-                    if isinstance(payload, dict) and payload.get("exercise") == ex.id:
-                        entry["payload"] = payload
-        found[ex.id] = entry
-    return found
+    return {ex.id: cell_outcome(by_gid.get(f"{ex.id}_tests"), ex.id) for ex in exercises}
+
+
+def verdict(entry: dict, reference: dict | None) -> tuple[bool, str, str]:
+    """Pass/fail of one executed test cell (visible asserts passed and observations match the
+    reference), the learner-facing message, and the concepts that failed."""
+    if not entry.get("ran"):
+        return False, "the tests did not run", ""
+    if entry.get("error"):
+        return False, entry["error"], ""
+    v = judge.judge(reference, entry.get("payload"))
+    if v.passed:
+        return True, "", ""
+    return False, v.message(), "; ".join(sorted({c.hint for c in v.failures() if c.hint}))
 
 
 def run_reference(assignment: course.Assignment, notebook: str, seed: int, limits: Limits | None = None,
@@ -279,17 +294,15 @@ def score(exercises: list[course.Exercise], got: dict[str, dict], refs: dict[str
             r.status, r.message = "not attempted", "the answer cell still holds the stub"
         elif not entry.get("ran"):
             r.message = "the tests did not run" + (f": {run_error}" if run_error else "")
-        elif entry.get("error"):
-            r.message = entry["error"]
         elif refs is None:
-            r.status, r.score = "passed", ex.points  # visible tests only
-        else:
-            verdict = judge.judge(refs.get(ex.id), entry.get("payload"), ex.id)
-            if verdict.passed:
-                r.status, r.score = "passed", ex.points
+            if entry.get("error"):
+                r.message = entry["error"]
             else:
-                r.message = verdict.message()
-                r.hint = "; ".join(sorted({c.hint for c in verdict.failures() if c.hint}))
+                r.status, r.score = "passed", ex.points  # visible tests only
+        else:
+            ok, r.message, r.hint = verdict(entry, refs.get(ex.id))
+            if ok:
+                r.status, r.score = "passed", ex.points
         results.append(r)
     return results
 

@@ -1,0 +1,157 @@
+"""One kernel per notebook: run the solution once, then swap answer variants in and re-run tests.
+
+Starting a kernel and importing torch costs seconds; an exercise has many
+answer variants.  :class:`NotebookSession` pays that once per notebook: it runs
+the reference solution top to bottom in ``record`` mode, keeps each test
+cell's observations as the reference, then for every variant executes the
+variant's answer cell and the exercise's original test cell in the same
+kernel, and judges the outcome with the grader's own :func:`autograder.grading.verdict`.
+After each variant the reference answer cell is re-run so that the next
+variant starts from the reference state.
+"""
+
+from __future__ import annotations
+
+import copy
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import nbformat
+
+from autograder import course, grading
+from autograder.execute import KERNEL_ARGS, _env
+
+ROOT = Path(__file__).resolve().parent.parent
+ANSWERS = ROOT / "tests" / "answers"
+SEED = 1234
+SEED2 = 98765
+
+
+@dataclass
+class Outcome:
+    passed: bool
+    message: str
+
+
+@dataclass
+class SolutionRun:
+    errors: list[str] = field(default_factory=list)  # cells of the solution that raised
+    references: dict[str, dict] = field(default_factory=dict)
+
+
+def variant_files(notebook: str) -> dict[str, list[Path]]:
+    base = ANSWERS / notebook
+    if not base.is_dir():
+        return {}
+    return {d.name: sorted(d.glob("*.py")) for d in sorted(base.iterdir()) if d.is_dir()}
+
+
+class NotebookSession:
+    def __init__(self, assignment: str, notebook: str | None = None, cell_timeout: float = 300):
+        self.assignment = course.Assignment(assignment, ROOT)
+        self.notebook = notebook or assignment
+        self.solution = course.read(self.assignment.solution(self.notebook))
+        self.release = course.read(self.assignment.release(self.notebook))
+        self.exercises = course.exercises(self.solution)
+        self.cell_timeout = cell_timeout
+        self._tmp = tempfile.TemporaryDirectory(prefix=f"harness-{assignment}-")
+        self.workdir = Path(self._tmp.name)
+        grading.copy_support_files(self.assignment.solution_dir, self.workdir)
+        self._ctx = None
+        self.client = None
+
+    # -- kernel -------------------------------------------------------------------------
+    def __enter__(self) -> "NotebookSession":
+        from nbclient import NotebookClient
+
+        self.nb = copy.deepcopy(self.solution)
+        self.client = NotebookClient(self.nb, timeout=self.cell_timeout, kernel_name="python3",
+                                     allow_errors=True, extra_arguments=KERNEL_ARGS,
+                                     resources={"metadata": {"path": str(self.workdir)}})
+        env = _env({"AUTOGRADER_MODE": "record", "AUTOGRADER_SEED": str(SEED)})
+        self._ctx = self.client.setup_kernel(env=env, cwd=str(self.workdir))
+        self._ctx.__enter__()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        try:
+            if self._ctx is not None:
+                self._ctx.__exit__(*exc)
+        finally:
+            self._tmp.cleanup()
+
+    def run(self, source: str, nbgrader: dict | None = None):
+        cell = nbformat.v4.new_code_cell(source)
+        if nbgrader:
+            cell.metadata["nbgrader"] = copy.deepcopy(nbgrader)
+        self.nb.cells.append(cell)
+        self.client.execute_cell(cell, len(self.nb.cells) - 1)
+        return cell
+
+    # -- steps --------------------------------------------------------------------------
+    def run_solution(self) -> SolutionRun:
+        out = SolutionRun()
+        cells = list(self.nb.cells)
+        for i, cell in enumerate(cells):
+            if cell.cell_type != "code":
+                continue
+            self.client.execute_cell(cell, i)
+            for o in cell.outputs:
+                if o.get("output_type") == "error":
+                    out.errors.append(f"cell {i} ({course.grade_id(cell) or 'code'}): {o.get('ename')}: {o.get('evalue')}")
+        for ex in self.exercises:
+            entry = grading.cell_outcome(cells[ex.test_cell], ex.id)
+            if entry["error"] or not entry["payload"]:
+                out.errors.append(f"{ex.id}: reference test cell failed: {entry['error'] or 'no observations'}")
+            else:
+                out.references[ex.id] = entry["payload"]
+        self.references = out.references
+        return out
+
+    def _test_cell(self, ex: course.Exercise):
+        return self.solution.cells[ex.test_cell]
+
+    def rerun_tests(self, ex: course.Exercise) -> dict:
+        tc = self._test_cell(ex)
+        cell = self.run(tc.source, course.nbgrader_meta(tc))
+        return grading.cell_outcome(cell, ex.id)
+
+    def try_answer(self, ex: course.Exercise, source: str) -> Outcome:
+        """Execute ``source`` as the exercise's answer cell, then its tests; restore the reference after."""
+        try:
+            self.run(source)
+            entry = self.rerun_tests(ex)
+            ok, message, _ = grading.verdict(entry, self.references.get(ex.id))
+            return Outcome(ok, message)
+        finally:
+            self.restore(ex)
+
+    def restore(self, ex: course.Exercise) -> None:
+        for i in ex.solution_cells:
+            self.run(self.solution.cells[i].source)
+
+    def stub_source(self, ex: course.Exercise) -> str:
+        by_id = {course.grade_id(c): c for c in self.release.cells}
+        return by_id[f"{ex.id}_solution"].source
+
+    def payload_with_seed(self, ex: course.Exercise, seed: int) -> dict | None:
+        self.run(f"import os as _os; _os.environ['AUTOGRADER_SEED'] = '{seed}'")
+        try:
+            return self.rerun_tests(ex)["payload"]
+        finally:
+            self.run(f"_os.environ['AUTOGRADER_SEED'] = '{SEED}'")
+
+
+def numeric_seed_dependent(p1: dict, p2: dict) -> bool:
+    """Whether some tensor/float observation changed between two seeds."""
+    v2 = {o["name"]: o["value"] for o in p2.get("observations", [])}
+
+    def numeric(v):
+        return v.get("t") == "float" or (v.get("t") == "tensor" and ("float" in v["dtype"] or "int" in v["dtype"])) \
+            or (v.get("t") in ("list", "dict") and any(numeric(x) for x in (v["v"].values() if isinstance(v["v"], dict) else v["v"])))
+
+    for o in p1.get("observations", []):
+        if numeric(o["value"]) and o["name"] in v2 and v2[o["name"]] != o["value"]:
+            return True
+    return False

@@ -1,0 +1,49 @@
+"""Every notebook: the solution passes its own tests, and each exercise's tests tell right from wrong.
+
+For each notebook, one kernel (see ``harness.py``):
+
+1. the solution runs top to bottom with no error, and every test cell, visible
+   and hidden, passes;
+2. every exercise has at least one seed-dependent numeric hidden observation;
+3. the reference answer and every ``tests/answers/NN/exN_M/correct_*.py`` earn the
+   points; the released stub and every ``wrong_*.py`` earn nothing.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from autograder import course
+
+from harness import ROOT, SEED2, NotebookSession, numeric_seed_dependent, variant_files
+
+NOTEBOOKS = [(a.name, nb) for a in course.assignments(ROOT) for nb in a.notebooks()]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("assignment,notebook", NOTEBOOKS, ids=[n for _, n in NOTEBOOKS])
+def test_notebook(assignment, notebook):
+    problems: list[str] = []
+    variants = variant_files(notebook)
+    with NotebookSession(assignment, notebook) as s:
+        run = s.run_solution()
+        problems += [f"solution: {e}" for e in run.errors]
+        assert not problems, "\n".join(problems)
+        for ex in s.exercises:
+            p2 = s.payload_with_seed(ex, SEED2)
+            if not p2 or not numeric_seed_dependent(s.references[ex.id], p2):
+                problems.append(f"{ex.id}: no numeric hidden observation depends on the seed")
+            files = variants.get(ex.id, [])
+            if not any(f.name.startswith("correct_") for f in files):
+                problems.append(f"{ex.id}: no tests/answers/{notebook}/{ex.id}/correct_*.py")
+            if not any(f.name.startswith("wrong_") for f in files):
+                problems.append(f"{ex.id}: no tests/answers/{notebook}/{ex.id}/wrong_*.py")
+            cases = [("reference", s.solution.cells[ex.solution_cells[0]].source, True),
+                     ("released stub", s.stub_source(ex), False)]
+            cases += [(f.name, f.read_text(), f.name.startswith("correct_")) for f in files]
+            for label, source, should_pass in cases:
+                outcome = s.try_answer(ex, source)
+                if outcome.passed != should_pass:
+                    verb = "was rejected" if should_pass else "earned the points"
+                    problems.append(f"{ex.id}/{label} {verb}: {outcome.message[:300]}")
+    assert not problems, "\n".join(problems)
