@@ -8,6 +8,7 @@ the verdicts are from the outputs, outside the kernel.
 from __future__ import annotations
 
 import copy
+import subprocess
 import os
 import time
 from dataclasses import dataclass, field
@@ -98,7 +99,8 @@ def execute(nb: nbformat.NotebookNode, cwd: os.PathLike, *, env: dict[str, str] 
     start = time.monotonic()
     deadline = start + limits.notebook_timeout
     try:
-        with client.setup_kernel(env=_env(env or {}), cwd=str(cwd)):
+        with client.setup_kernel(env=_env(env or {}), cwd=str(cwd), stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.DEVNULL):
             for index, cell in enumerate(nb.cells):
                 if cell.cell_type != "code":
                     continue
@@ -126,6 +128,9 @@ def execute(nb: nbformat.NotebookNode, cwd: os.PathLike, *, env: dict[str, str] 
     except Exception as exc:  # nbclient/zmq failures on a misbehaving kernel
         if result.error is None:
             result.error = f"execution failed: {type(exc).__name__}: {exc}"[:500]
+    finally:
+        if sandbox is not None:
+            sandbox.cleanup()
     result.seconds = time.monotonic() - start
     return result
 

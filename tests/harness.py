@@ -13,6 +13,7 @@ variant starts from the reference state.
 from __future__ import annotations
 
 import copy
+import subprocess
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -70,7 +71,8 @@ class NotebookSession:
                                      allow_errors=True, extra_arguments=KERNEL_ARGS,
                                      resources={"metadata": {"path": str(self.workdir)}})
         env = _env({"AUTOGRADER_MODE": "record", "AUTOGRADER_SEED": str(SEED)})
-        self._ctx = self.client.setup_kernel(env=env, cwd=str(self.workdir))
+        self._ctx = self.client.setup_kernel(env=env, cwd=str(self.workdir), stdout=subprocess.DEVNULL,
+                                             stderr=subprocess.DEVNULL)
         self._ctx.__enter__()
         return self
 

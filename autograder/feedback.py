@@ -1,0 +1,116 @@
+"""``autograder feedback`` and ``autograder export``.
+
+Stock ``nbgrader generate_feedback`` renders the autograded notebook as it is,
+hidden tests included (nbgrader issue 917).  Here the feedback notebook keeps
+only the visible part of every test cell, reduces every test-cell error to its
+one-line message, and opens with a table of each exercise's result and the
+concept to revisit.
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import json
+import sys
+from pathlib import Path
+
+import nbformat
+
+from . import course, grading
+
+
+def _results(root: Path, assignment: str, student: str, notebook: str) -> grading.NotebookResult | None:
+    from .gradebook import result_path
+
+    p = result_path(root, assignment, student, notebook)
+    try:
+        return grading.NotebookResult.from_json(json.dumps(json.loads(p.read_text())["result"]))
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def summary_markdown(result: grading.NotebookResult) -> str:
+    lines = [f"# Feedback: {result.assignment}/{result.notebook}", "",
+             f"**Score: {result.score:g} / {result.max_score:g}**", "",
+             "| exercise | result | points | what to look at |", "|---|---|---|---|"]
+    for e in result.exercises:
+        what = e.hint or ("" if e.status == "passed" else e.message.splitlines()[0] if e.message else "")
+        lines.append(f"| {html.escape(e.title or e.id)} | {e.status} | {e.score:g}/{e.points:g} | "
+                     f"{html.escape(what).replace('|', '/')} |")
+    if result.error:
+        lines += ["", f"The run stopped early: {html.escape(result.error)}"]
+    return "\n".join(lines)
+
+
+def feedback_notebook(nb: nbformat.NotebookNode, result: grading.NotebookResult | None) -> nbformat.NotebookNode:
+    nb = nbformat.from_dict(json.loads(json.dumps(nb)))
+    for cell in nb.cells:
+        if course.is_tests(cell):
+            cell.source = course.strip_hidden(cell.source).rstrip()
+            for out in cell.get("outputs", []):
+                if out.get("output_type") == "error":
+                    out["traceback"] = [f"{out.get('ename', 'Error')}: {out.get('evalue', '')}"]
+    if result is not None:
+        nb.cells.insert(0, nbformat.v4.new_markdown_cell(summary_markdown(result)))
+    return nb
+
+
+def render_html(nb: nbformat.NotebookNode) -> str:
+    from nbconvert import HTMLExporter
+
+    exporter = HTMLExporter(template_name="lab")
+    body, _ = exporter.from_notebook_node(nb)
+    return body
+
+
+def feedback_command(args) -> int:
+    root = course.find_root()
+    base = root / "autograded"
+    written = 0
+    for path in sorted(base.glob("*/*/*.ipynb")):
+        student, assignment = path.parent.parent.name, path.parent.name
+        if args.assignments and assignment not in args.assignments:
+            continue
+        if args.student and student not in args.student:
+            continue
+        nb = nbformat.read(str(path), as_version=4)
+        fb = feedback_notebook(nb, _results(root, assignment, student, path.stem))
+        out = root / "feedback" / student / assignment / f"{path.stem}.html"
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(render_html(fb), encoding="utf-8")
+        written += 1
+    print(f"wrote {written} feedback file(s) under feedback/")
+    return 0 if written else 1
+
+
+def export_command(args) -> int:
+    from nbgrader.api import Gradebook, MissingEntry
+
+    root = course.find_root()
+    db = root / "gradebook.db"
+    if not db.is_file():
+        print("no gradebook.db: grade something first", file=sys.stderr)
+        return 2
+    rows = []
+    with Gradebook(f"sqlite:///{db}") as gb:
+        for a in gb.assignments:
+            for s in gb.students:
+                try:
+                    sub = gb.find_submission(a.name, s.id)
+                except MissingEntry:
+                    continue
+                notes = []
+                for nb in a.notebooks:
+                    r = _results(root, a.name, s.id, nb.name)
+                    if r is not None:
+                        notes += ([r.error] if r.error else []) + r.tampering
+                rows.append({"assignment": a.name, "student": s.id, "score": sub.score,
+                             "max_score": sub.max_score, "timestamp": sub.timestamp or "",
+                             "notes": "; ".join(notes)})
+    with open(args.to, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=["assignment", "student", "score", "max_score", "timestamp", "notes"])
+        w.writeheader()
+        w.writerows(rows)
+    print(f"wrote {len(rows)} row(s) to {args.to}")
+    return 0

@@ -1,0 +1,299 @@
+"""``autograder grade``: grade submissions into nbgrader's gradebook.
+
+Workers run the learner notebooks (in the sandbox) and judge them; only this
+module's writer touches ``gradebook.db`` and ``autograded/``, from one process,
+so the sqlite gradebook never sees two writers.  Each finished notebook's result
+is saved atomically under ``.autograder/results/``; a rerun skips every notebook
+whose submission and solution are unchanged, so a killed run resumes where it
+stopped and regrading is idempotent.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import json
+import multiprocessing
+import os
+import shutil
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import nbformat
+
+from . import course, grading, probe
+from .execute import Limits
+
+HIDDEN_FAILURE = "HiddenTestFailure"
+
+
+@dataclass
+class Job:
+    root: str
+    assignment: str
+    notebook: str
+    student: str
+    path: str
+    seed: int
+    refs: dict | None
+    sandbox: bool
+    key: str
+
+
+def result_path(root: Path, assignment: str, student: str, notebook: str) -> Path:
+    return root / ".autograder" / "results" / assignment / student / f"{notebook}.json"
+
+
+def job_key(root: Path, assignment: course.Assignment, notebook: str, path: Path) -> str:
+    sub = path.read_bytes() if path.is_file() and not path.is_symlink() else b"<missing>"
+    return grading.sha(sub + b"|" + assignment.solution(notebook).read_bytes() + b"|" +
+                       assignment.release(notebook).read_bytes())[:32]
+
+
+def load_result(root: Path, job: Job) -> grading.NotebookResult | None:
+    p = result_path(root, job.assignment, job.student, job.notebook)
+    try:
+        data = json.loads(p.read_text())
+        if data.get("key") != job.key:
+            return None
+        return grading.NotebookResult.from_json(json.dumps(data["result"]))
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def save_result(root: Path, job: Job, result: grading.NotebookResult) -> None:
+    p = result_path(root, job.assignment, job.student, job.notebook)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    tmp = p.with_suffix(".tmp")
+    tmp.write_text(json.dumps({"key": job.key, "result": json.loads(result.to_json())}, indent=1))
+    os.replace(tmp, p)
+
+
+# ---------------------------------------------------------------- worker side
+
+
+def make_sandbox(enabled: bool):
+    if not enabled:
+        return None
+    from . import sandbox
+
+    return sandbox.default_sandbox()
+
+
+def run_job(job: Job) -> tuple[str, str | None]:
+    """Grade one notebook (runs in a worker process); return (result JSON, executed notebook JSON)."""
+    root = Path(job.root)
+    assignment = course.Assignment(job.assignment, root)
+    try:
+        result, executed = grading.grade_notebook(Path(job.path), assignment, job.notebook, student_id=job.student,
+                                                  seed=job.seed, refs=job.refs, limits=Limits.from_env(),
+                                                  sandbox=make_sandbox(job.sandbox))
+    except Exception as exc:  # a grader fault must still leave a recorded result
+        solution = course.read(assignment.solution(job.notebook))
+        why = f"grader error: {type(exc).__name__}: {str(exc)[:300]}"
+        result = grading.NotebookResult(job.student, job.assignment, job.notebook, error=why, seed=job.seed,
+                                        exercises=[grading.ExerciseResult(e.id, e.title, e.points, 0.0, "failed", why)
+                                                   for e in course.exercises(solution)])
+        executed = None
+    return result.to_json(), (nbformat.writes(executed) if executed is not None else None)
+
+
+# ---------------------------------------------------------------- writer side
+
+
+def autograded_notebook(executed: nbformat.NotebookNode, result: grading.NotebookResult) -> nbformat.NotebookNode:
+    """The notebook instructors see: outputs kept, observation payloads dropped, hidden verdicts as errors."""
+    by_ex = {e.id: e for e in result.exercises}
+    for cell in executed.cells:
+        if cell.cell_type != "code":
+            continue
+        cell.outputs = [o for o in cell.outputs if probe.MIME not in (o.get("data") or {})]
+        ex = course.exercise_of(cell)
+        if ex and course.is_tests(cell) and ex in by_ex:
+            r = by_ex[ex]
+            has_error = any(o.get("output_type") == "error" for o in cell.outputs)
+            if r.status != "passed" and not has_error:
+                cell.outputs.append(nbformat.v4.new_output(
+                    "error", ename=HIDDEN_FAILURE, evalue=r.message or r.status,
+                    traceback=[f"{HIDDEN_FAILURE}: {line}" for line in (r.message or r.status).splitlines()]))
+            if r.status == "passed":
+                # the grade is the judge's: an error or stderr left in a passed cell would confuse nbgrader
+                cell.outputs = [o for o in cell.outputs if o.get("output_type") != "error"]
+            for o in cell.outputs:
+                if o.get("output_type") == "stream" and o.get("name") == "stderr":
+                    o["name"] = "stdout"
+                if o.get("output_type") == "execute_result":
+                    o["output_type"] = "display_data"
+                    o.pop("execution_count", None)
+    return executed
+
+
+def ensure_in_gradebook(root: Path, assignment: str, db_url: str) -> None:
+    """Make sure nbgrader's gradebook knows the assignment and its cells (generate_assignment writes them)."""
+    import tempfile
+
+    from nbgrader.api import Gradebook, MissingEntry
+
+    from . import release
+
+    a = course.Assignment(assignment, root)
+    with Gradebook(db_url) as gb:
+        try:
+            known = {n.name for n in gb.find_assignment(assignment).notebooks}
+        except MissingEntry:
+            known = set()
+    if set(a.notebooks()) <= known:
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        release.generate(assignment, root, Path(tmp), db_url=db_url)
+
+
+def write_result(root: Path, db_url: str, job: Job, result: grading.NotebookResult, executed_json: str | None) -> None:
+    from nbgrader.api import Gradebook
+
+    dest = root / "autograded" / job.student / job.assignment
+    dest.mkdir(parents=True, exist_ok=True)
+    if executed_json:
+        nb = autograded_notebook(nbformat.reads(executed_json, as_version=4), result)
+        tmp = dest / f".{job.notebook}.ipynb.tmp"
+        tmp.write_text(nbformat.writes(nb))
+        os.replace(tmp, dest / f"{job.notebook}.ipynb")
+    ts = Path(job.path).parent / "timestamp.txt"
+    if ts.is_file() and not ts.is_symlink() and ts.stat().st_size < 200:
+        shutil.copyfile(ts, dest / "timestamp.txt")
+    solution = course.read(course.Assignment(job.assignment, root).solution(job.notebook))
+    by_ex = {e.id: e for e in result.exercises}
+    with Gradebook(db_url) as gb:
+        gb.update_or_create_student(job.student)
+        timestamp = None
+        if (dest / "timestamp.txt").is_file():
+            timestamp = (dest / "timestamp.txt").read_text().strip() or None
+        try:
+            gb.update_or_create_submission(job.assignment, job.student, timestamp=timestamp)
+        except Exception:
+            gb.db.rollback()
+            gb.update_or_create_submission(job.assignment, job.student)
+        for cell in solution.cells:
+            gid = course.grade_id(cell)
+            if not gid:
+                continue
+            ex = course.exercise_of(cell)
+            meta = course.nbgrader_meta(cell)
+            if meta.get("grade"):
+                grade = gb.find_grade(gid, job.notebook, job.assignment, job.student)
+                if ex in by_ex and course.is_tests(cell):
+                    grade.auto_score = by_ex[ex].score
+                    grade.needs_manual_grade = grade.manual_score is not None
+                else:
+                    grade.auto_score = None
+                    grade.needs_manual_grade = True
+            if meta.get("solution"):
+                comment = gb.find_comment(gid, job.notebook, job.assignment, job.student)
+                comment.auto_comment = "No response." if (ex in by_ex and by_ex[ex].status == "not attempted") else None
+        gb.db.commit()
+
+
+# ---------------------------------------------------------------- command
+
+
+def discover(root: Path, subs: Path, assignments: list[str], students: list[str] | None):
+    names = assignments or sorted({p.name for p in subs.glob("*/*") if p.is_dir()} &
+                                  {a.name for a in course.assignments(root)})
+    for name in names:
+        a = course.Assignment(name, root)
+        if not a.solution_dir.is_dir():
+            raise SystemExit(f"unknown assignment {name!r} (no solutions/{name})")
+        for sdir in sorted(p for p in subs.iterdir() if p.is_dir() and not p.name.startswith(".")):
+            if students and sdir.name not in students:
+                continue
+            if not (sdir / name).is_dir():
+                continue
+            for nb in a.notebooks():
+                yield a, nb, sdir.name, sdir / name / f"{nb}.ipynb"
+
+
+def grade_command(args) -> int:
+    from . import check, release
+
+    root = course.find_root()
+    subs = Path(args.submissions).resolve() if args.submissions else root / "submitted"
+    if not subs.is_dir():
+        print(f"no submissions folder: {subs}", file=sys.stderr)
+        return 2
+    db_url = f"sqlite:///{root / 'gradebook.db'}"
+    seed = args.seed if args.seed is not None else check.random_seed()
+    todo = list(discover(root, subs, args.assignments, args.student))
+    if not todo:
+        print("nothing to grade", file=sys.stderr)
+        return 2
+    sandbox_on = not args.no_sandbox
+    for name in sorted({a.name for a, *_ in todo}):
+        ensure_in_gradebook(root, name, db_url)
+
+    jobs, done = [], []
+    for a, nb, student, path in todo:
+        job = Job(str(root), a.name, nb, student, str(path), seed, None, sandbox_on, job_key(root, a, nb, path))
+        prior = None if args.force else load_result(root, job)
+        (done if prior else jobs).append((job, prior))
+    refs: dict[tuple[str, str], dict] = {}
+    for job, _ in jobs:
+        k = (job.assignment, job.notebook)
+        if k not in refs:
+            print(f"reference run: {job.assignment}/{job.notebook} (seed {seed})", flush=True)
+            refs[k] = grading.run_reference(course.Assignment(job.assignment, root), job.notebook, seed,
+                                            limits=Limits.from_env(), sandbox=make_sandbox(sandbox_on),
+                                            cache_dir=root / ".autograder" / "reference")
+        job.refs = refs[k]
+    results = {(j.student, j.assignment, j.notebook): r for j, r in done}
+    if done:
+        print(f"{len(done)} notebook(s) already graded and unchanged: kept")
+    start = time.monotonic()
+    workers = max(1, int(args.workers or 1))
+    from tqdm.auto import tqdm
+
+    bar = tqdm(total=len(jobs), desc="grading", unit="nb", disable=not jobs)
+    failed = 0
+
+    def finish(job: Job, payload: tuple[str, str | None]) -> None:
+        nonlocal failed
+        result = grading.NotebookResult.from_json(payload[0])
+        write_result(root, db_url, job, result, payload[1])
+        save_result(root, job, result)
+        results[(job.student, job.assignment, job.notebook)] = result
+        failed += bool(result.error)
+        bar.set_postfix(failed=failed)
+        bar.update(1)
+
+    if workers == 1:
+        for job, _ in jobs:
+            finish(job, run_job(job))
+    else:
+        ctx = multiprocessing.get_context("spawn")
+        with cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+            futures = {pool.submit(run_job, job): job for job, _ in jobs}
+            for fut in cf.as_completed(futures):
+                job = futures[fut]
+                try:
+                    payload = fut.result()
+                except Exception as exc:  # the worker process itself died
+                    r = grading.NotebookResult(job.student, job.assignment, job.notebook, seed=seed,
+                                               error=f"worker died: {type(exc).__name__}")
+                    payload = (r.to_json(), None)
+                finish(job, payload)
+    bar.close()
+    print(table(results.values()))
+    print(f"graded {len(jobs)} notebook(s) in {time.monotonic() - start:.1f} s with {workers} worker(s)")
+    return 0
+
+
+def table(results) -> str:
+    rows = sorted(results, key=lambda r: (r.assignment, r.student, r.notebook))
+    lines = [f"{'student':<16} {'notebook':<22} {'score':>9}  notes"]
+    for r in rows:
+        notes = []
+        if r.error:
+            notes.append(r.error)
+        notes += r.tampering
+        lines.append(f"{r.student:<16} {r.notebook:<22} {r.score:>4g}/{r.max_score:<4g}  {'; '.join(notes)[:120]}")
+    return "\n".join(lines)

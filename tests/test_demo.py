@@ -1,0 +1,48 @@
+"""The main job on the sample submissions: scores match what each sample deserves;
+feedback never shows hidden tests; the CSV export has every row; a rerun keeps finished work."""
+
+from __future__ import annotations
+
+import csv
+import json
+import sys
+
+import pytest
+
+from conftest import run_tool
+
+ASSIGNMENT = "01_tensors"
+
+
+@pytest.mark.slow
+def test_demo_grades_samples_as_deserved(course_dir):
+    py = [sys.executable, "-m", "autograder"]
+    out = run_tool(py + ["grade", ASSIGNMENT, "--submissions", "examples/submissions", "--workers", "2"], course_dir)
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    expected = json.loads((course_dir / "examples" / "expected.json").read_text())[ASSIGNMENT]
+    for student, notebooks in expected.items():
+        for nb, score in notebooks.items():
+            line = next(l for l in out.stdout.splitlines() if l.startswith(student) and nb in l)
+            got = float(line.split()[2].split("/")[0])
+            assert got == score, f"{student}/{nb}: scored {got}, deserves {score}\n{out.stdout[-2000:]}"
+    assert "os._exit" not in out.stdout
+
+    fb = run_tool(py + ["feedback"], course_dir)
+    assert fb.returncode == 0, fb.stderr
+    html_files = list((course_dir / "feedback").glob(f"*/{ASSIGNMENT}/*.html"))
+    assert len(html_files) == len(expected)
+    for f in html_files:
+        text = f.read_text()
+        assert "BEGIN HIDDEN TESTS" not in text and "hidden_test" not in text and "obs.value" not in text
+        assert "Score:" in text
+
+    ex = run_tool(py + ["export", "--to", "grades.csv"], course_dir)
+    assert ex.returncode == 0, ex.stderr
+    rows = list(csv.DictReader(open(course_dir / "grades.csv")))
+    assert {(r["student"], float(r["score"])) for r in rows} == \
+        {(s, float(sum(v.values()))) for s, v in expected.items()}
+
+    again = run_tool(py + ["grade", ASSIGNMENT, "--submissions", "examples/submissions"], course_dir)
+    assert again.returncode == 0, again.stderr[-2000:]
+    assert f"{len(expected)} notebook(s) already graded and unchanged: kept" in again.stdout
+    assert "graded 0 notebook(s)" in again.stdout

@@ -1,0 +1,74 @@
+"""nbgrader metadata is sane, the committed notebooks are normalized and in sync with solutions/."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+import pytest
+
+from autograder import course, nbfmt, release
+from harness import ROOT
+
+ASSIGNMENTS = course.assignments(ROOT)
+SOLUTIONS = [a.solution(n) for a in ASSIGNMENTS for n in a.notebooks()]
+
+
+def test_there_are_notebooks():
+    assert SOLUTIONS, "no notebooks in solutions/"
+
+
+def test_grade_ids_unique_across_the_course():
+    ids = Counter(course.grade_id(c) for p in SOLUTIONS for c in course.read(p).cells if course.grade_id(c))
+    assert not [i for i, n in ids.items() if n > 1], f"duplicated grade ids: {[i for i, n in ids.items() if n > 1]}"
+
+
+@pytest.mark.parametrize("path", SOLUTIONS, ids=[p.stem for p in SOLUTIONS])
+def test_exercise_cells(path):
+    nb = course.read(path)
+    number = int(path.stem.split("_")[0])
+    exercises = course.exercises(nb)
+    assert exercises, "a notebook needs graded exercises"
+    for ex in exercises:
+        assert ex.id.startswith(f"ex{number}_"), f"{ex.id}: exercise ids of notebook {number} start with ex{number}_"
+        assert len(ex.solution_cells) == 1, f"{ex.id}: exactly one answer cell ({ex.id}_solution)"
+        assert ex.test_cell > ex.solution_cells[0], f"{ex.id}: the test cell follows the answer cell"
+        assert ex.points > 0, f"{ex.id}: points must be > 0"
+        assert ex.title.startswith(f"Exercise {ex.number}"), f"{ex.id}: header 'Exercise {ex.number} — ...' expected"
+        answer = nb.cells[ex.solution_cells[0]]
+        assert "### BEGIN SOLUTION" in answer.source and "### END SOLUTION" in answer.source
+        meta = course.nbgrader_meta(answer)
+        assert meta.get("solution") and not meta.get("grade"), f"{ex.id}: answer cell must be an ungraded solution cell"
+        tests = nb.cells[ex.test_cell]
+        meta = course.nbgrader_meta(tests)
+        assert meta.get("locked"), f"{ex.id}: the test cell must be locked"
+        src = tests.source
+        assert src.count(course.HIDDEN_BEGIN) == 1 and src.count(course.HIDDEN_END) == 1, \
+            f"{ex.id}: one hidden-test block"
+        hidden = src.split(course.HIDDEN_BEGIN, 1)[1]
+        assert re.search(r'@hidden_test\("%s"\)' % ex.id, hidden), f"{ex.id}: hidden block must use @hidden_test(\"{ex.id}\")"
+        visible = course.strip_hidden(src)
+        assert "assert" in visible, f"{ex.id}: visible tests must assert something"
+    for cell in nb.cells:
+        if course.grade_id(cell) and not course.exercise_of(cell):
+            pytest.fail(f"grade id {course.grade_id(cell)} does not follow exN_M_solution / exN_M_tests")
+
+
+@pytest.mark.parametrize("path", SOLUTIONS, ids=[p.stem for p in SOLUTIONS])
+def test_release_hides_solutions_and_hidden_tests(path):
+    a = course.Assignment(path.parent.name, ROOT)
+    text = a.release(path.stem).read_text()
+    assert "BEGIN HIDDEN TESTS" not in text and "hidden_test" not in text
+    assert "BEGIN SOLUTION" not in text
+    assert 'raise NotImplementedError(\\"exercise not attempted yet\\")' in text
+
+
+def test_committed_notebooks_are_normalized():
+    paths = sorted(ROOT.glob("solutions/*/*.ipynb")) + sorted(ROOT.glob("notebooks/*/*.ipynb"))
+    bad = [str(p.relative_to(ROOT)) for p in paths if nbfmt.format_file(p, check=True)]
+    assert not bad, f"run `make fmt`: {bad}"
+
+
+def test_notebooks_in_sync_with_solutions():
+    problems = release.out_of_sync(ROOT)
+    assert not problems, "run `make release`:\n" + "\n".join(problems)
