@@ -8,8 +8,10 @@ the verdicts are from the outputs, outside the kernel.
 from __future__ import annotations
 
 import copy
-import subprocess
+import json
 import os
+import signal
+import subprocess
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -53,6 +55,47 @@ class ExecResult:
     log: list[str] = field(default_factory=list)
 
 
+def limited_client_class():
+    """An nbclient ``NotebookClient`` that keeps at most ``output_budget`` bytes of output per cell.
+
+    Output past the budget is dropped as it arrives (so a flood cannot fill the
+    grader's memory); past 16 times the budget the cell is stopped.
+    """
+    from nbclient import NotebookClient
+
+    class LimitedNotebookClient(NotebookClient):
+        output_budget = 1 << 20
+
+        flooded = 0
+
+        def start_cell_budget(self) -> None:
+            self._used, self._dropped, self._noted = 0, 0, False
+
+        def output(self, outs, msg, display_id, cell_index):
+            size = len(json.dumps(msg.get("content", {}), default=str))
+            if self._used + size > self.output_budget:
+                self._dropped += size
+                if not self._noted:
+                    self._noted = True
+                    outs.append(nbformat.v4.new_output(
+                        "stream", name="stdout",
+                        text=f"\n... output past {self.output_budget >> 10} KiB dropped ...\n"))
+                if self._dropped > 16 * self.output_budget and not self.flooded:
+                    # stop the flood at its source: the dead kernel ends the cell at once
+                    self.flooded = self._used + self._dropped
+                    pid = getattr(getattr(self.km, "provisioner", None), "pid", None)
+                    if pid:
+                        try:
+                            os.kill(pid, signal.SIGKILL)
+                        except OSError:
+                            pass
+                return None
+            self._used += size
+            return super().output(outs, msg, display_id, cell_index)
+
+    return LimitedNotebookClient
+
+
 def _env(extra: dict[str, str]) -> dict[str, str]:
     env = dict(os.environ)
     env.setdefault("MPLBACKEND", "module://matplotlib_inline.backend_inline")
@@ -69,7 +112,6 @@ def execute(nb: nbformat.NotebookNode, cwd: os.PathLike, *, env: dict[str, str] 
     outputs, and a dead or hung kernel ends the run with ``ExecResult.error`` set,
     keeping the outputs of every cell that finished before.
     """
-    from nbclient import NotebookClient
     from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
     limits = limits or Limits()
@@ -81,10 +123,10 @@ def execute(nb: nbformat.NotebookNode, cwd: os.PathLike, *, env: dict[str, str] 
     km_kwargs = {}
     if sandbox is not None:
         km_kwargs = sandbox.kernel_manager_kwargs(Path(cwd), limits)
-    client = NotebookClient(
+    client = limited_client_class()(
         nb,
         timeout=limits.cell_timeout,
-        startup_timeout=limits.startup_timeout,
+        startup_timeout=max(1, int(limits.startup_timeout)),
         kernel_name="python3",
         allow_errors=True,
         interrupt_on_timeout=False,
@@ -95,6 +137,15 @@ def execute(nb: nbformat.NotebookNode, cwd: os.PathLike, *, env: dict[str, str] 
     )
     if sandbox is not None:
         client.kernel_manager_class = sandbox.kernel_manager_class
+    client.output_budget = limits.max_output_kb * 1024
+
+    def on_executed(cell, cell_index, execute_reply):
+        # a kernel that hides its tracebacks still answers 'error': record it
+        content = (execute_reply or {}).get("content", {})
+        if content.get("status") == "error" and not any(o.get("output_type") == "error" for o in cell.outputs):
+            _append_error(cell, str(content.get("ename", "Error"))[:100], str(content.get("evalue", ""))[:400])
+
+    client.on_cell_executed = on_executed
     result = ExecResult(nb)
     start = time.monotonic()
     deadline = start + limits.notebook_timeout
@@ -109,6 +160,7 @@ def execute(nb: nbformat.NotebookNode, cwd: os.PathLike, *, env: dict[str, str] 
                     result.error = f"notebook time limit of {limits.notebook_timeout:.0f} s reached"
                     break
                 client.timeout = min(limits.cell_timeout, remaining)
+                client.start_cell_budget()
                 try:
                     client.execute_cell(cell, index)
                 except CellTimeoutError:
@@ -117,11 +169,15 @@ def execute(nb: nbformat.NotebookNode, cwd: os.PathLike, *, env: dict[str, str] 
                     result.error = f"a cell ran past its time limit ({client.timeout:.0f} s)"
                     break
                 except DeadKernelError:
-                    _append_error(cell, "DeadKernelError", "the kernel died while running this cell")
-                    result.error = "the kernel died (crash, os._exit, or a resource limit)"
+                    if client.flooded:
+                        _append_error(cell, "OutputLimitExceeded",
+                                      f"the cell printed more than {client.flooded >> 10} KiB and was stopped")
+                        result.error = f"a cell's output passed its limit ({limits.max_output_kb} KiB) and was stopped"
+                    else:
+                        _append_error(cell, "DeadKernelError", "the kernel died while running this cell")
+                        result.error = "the kernel died (crash, os._exit, or a resource limit)"
                     break
                 result.executed += 1
-                _limit_outputs(cell, limits.max_output_kb * 1024)
     except (RuntimeError, TimeoutError, DeadKernelError, OSError) as exc:
         if result.error is None:
             result.error = f"the kernel could not run the notebook: {type(exc).__name__}: {exc}"[:500]
@@ -138,20 +194,3 @@ def execute(nb: nbformat.NotebookNode, cwd: os.PathLike, *, env: dict[str, str] 
 def _append_error(cell, ename: str, evalue: str) -> None:
     cell.outputs.append(nbformat.v4.new_output("error", ename=ename, evalue=evalue,
                                                traceback=[f"{ename}: {evalue}"]))
-
-
-def _limit_outputs(cell, budget: int) -> None:
-    """Keep at most ``budget`` bytes of a cell's outputs; say what was cut."""
-    used, kept, cut = 0, [], False
-    for out in cell.outputs:
-        size = len(str(out))
-        if used + size > budget and out.get("output_type") != "error":
-            cut = True
-            continue
-        used += size
-        kept.append(out)
-    if cut:
-        kept.append(nbformat.v4.new_output("stream", name="stdout",
-                                           text=f"... output truncated at {budget // 1024} KiB ...\n"))
-    cell.outputs = kept
-

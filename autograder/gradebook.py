@@ -86,12 +86,14 @@ def run_job(job: Job) -> tuple[str, str | None]:
     root = Path(job.root)
     assignment = course.Assignment(job.assignment, root)
     try:
+        if isinstance(job.refs, str):
+            raise RuntimeError(job.refs)
         result, executed = grading.grade_notebook(Path(job.path), assignment, job.notebook, student_id=job.student,
                                                   seed=job.seed, refs=job.refs, limits=Limits.from_env(),
                                                   sandbox=make_sandbox(job.sandbox))
     except Exception as exc:  # a grader fault must still leave a recorded result
         solution = course.read(assignment.solution(job.notebook))
-        why = f"grader error: {type(exc).__name__}: {str(exc)[:300]}"
+        why = str(exc) if str(exc).startswith("grader error") else f"grader error: {type(exc).__name__}: {str(exc)[:300]}"
         result = grading.NotebookResult(job.student, job.assignment, job.notebook, error=why, seed=job.seed,
                                         exercises=[grading.ExerciseResult(e.id, e.title, e.points, 0.0, "failed", why)
                                                    for e in course.exercises(solution)])
@@ -150,7 +152,12 @@ def ensure_in_gradebook(root: Path, assignment: str, db_url: str) -> None:
 
 
 def write_result(root: Path, db_url: str, job: Job, result: grading.NotebookResult, executed_json: str | None) -> None:
+    import warnings
+
     from nbgrader.api import Gradebook
+
+    warnings.filterwarnings("ignore", module="nbgrader")
+    warnings.filterwarnings("ignore", message=".*not in session.*")
 
     dest = root / "autograded" / job.student / job.assignment
     dest.mkdir(parents=True, exist_ok=True)
@@ -236,14 +243,18 @@ def grade_command(args) -> int:
         job = Job(str(root), a.name, nb, student, str(path), seed, None, sandbox_on, job_key(root, a, nb, path))
         prior = None if args.force else load_result(root, job)
         (done if prior else jobs).append((job, prior))
-    refs: dict[tuple[str, str], dict] = {}
+    refs: dict[tuple[str, str], dict | str] = {}
     for job, _ in jobs:
         k = (job.assignment, job.notebook)
         if k not in refs:
             print(f"reference run: {job.assignment}/{job.notebook} (seed {seed})", flush=True)
-            refs[k] = grading.run_reference(course.Assignment(job.assignment, root), job.notebook, seed,
-                                            limits=Limits.from_env(), sandbox=make_sandbox(sandbox_on),
-                                            cache_dir=root / ".autograder" / "reference")
+            try:
+                refs[k] = grading.run_reference(course.Assignment(job.assignment, root), job.notebook, seed,
+                                                limits=Limits.from_env(), sandbox=make_sandbox(sandbox_on),
+                                                cache_dir=root / ".autograder" / "reference")
+            except Exception as exc:  # recorded for every submission of that notebook; the batch goes on
+                refs[k] = f"grader error: the reference solution could not be run ({str(exc)[:300]})"
+                print(refs[k], file=sys.stderr)
         job.refs = refs[k]
     results = {(j.student, j.assignment, j.notebook): r for j, r in done}
     if done:

@@ -238,7 +238,13 @@ def cell_outcome(cell, exercise: str) -> dict:
 def collect(nb: nbformat.NotebookNode, exercises: list[course.Exercise]) -> dict[str, dict]:
     """The outcome of each exercise's test cell in an executed notebook."""
     by_gid = {course.grade_id(c): c for c in nb.cells if course.grade_id(c)}
-    return {ex.id: cell_outcome(by_gid.get(f"{ex.id}_tests"), ex.id) for ex in exercises}
+    found = {}
+    for ex in exercises:
+        entry = cell_outcome(by_gid.get(f"{ex.id}_tests"), ex.id)
+        answer = cell_outcome(by_gid.get(f"{ex.id}_solution"), ex.id)
+        entry["answer_error"] = answer["error"]
+        found[ex.id] = entry
+    return found
 
 
 def verdict(entry: dict, reference: dict | None) -> tuple[bool, str, str]:
@@ -304,6 +310,8 @@ def score(exercises: list[course.Exercise], got: dict[str, dict], refs: dict[str
             ok, r.message, r.hint = verdict(entry, refs.get(ex.id))
             if ok:
                 r.status, r.score = "passed", ex.points
+        if r.status == "failed" and entry.get("answer_error"):
+            r.message = f"your answer cell raised {entry['answer_error']}\n{r.message}".strip()
         results.append(r)
     return results
 

@@ -1,0 +1,195 @@
+"""A hostile or broken submission cannot cheat, crash the batch, or touch another student's record.
+
+One batch grades, in the sandbox, with tight limits: an honest learner, an empty
+submission, every attack of ``attacks.attacks`` and every fault of
+``attacks.faults``.  Then:
+
+* each attack earns exactly what the empty submission earns;
+* each fault keeps the points earned before it and records a clear reason;
+* tampering is reported; the honest learner's record is untouched; the gradebook
+  is intact; nothing was written outside the submission's folder; no output
+  shows the solutions, the hidden tests, the gradebook or the grader's environment.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import attacks
+from autograder import sandbox
+from conftest import ROOT, run_tool, tool_env
+
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("security"),
+              pytest.mark.skipif(not sandbox.available(), reason="needs bubblewrap and root (make setup)")]
+
+LIMITS = {
+    "AUTOGRADER_LIMIT_CELL_TIMEOUT": "20",
+    "AUTOGRADER_LIMIT_NOTEBOOK_TIMEOUT": "120",
+    "AUTOGRADER_LIMIT_MEMORY_MB": "3072",
+    "AUTOGRADER_LIMIT_MAX_PROCESSES": "96",
+    "AUTOGRADER_LIMIT_MAX_FILE_MB": "64",
+    "AUTOGRADER_LIMIT_MAX_OUTPUT_KB": "256",
+}
+SEED = "4242"
+
+
+def fixture_course(dest: Path) -> Path:
+    shutil.copytree(ROOT / "tests" / "fixtures" / "course", dest)
+    shutil.copy(ROOT / "nbgrader_config.py", dest / "nbgrader_config.py")
+    out = run_tool([sys.executable, "-m", "autograder", "release"], dest)
+    assert out.returncode == 0, out.stderr
+    return dest
+
+
+def grade(course: Path, *extra: str, env: dict | None = None, timeout: float = 1500):
+    e = tool_env()
+    e.update(LIMITS)
+    e["AUTOGRADER_TEST_SECRET"] = attacks.SECRET
+    e.update(env or {})
+    return subprocess.run([sys.executable, "-m", "autograder", "grade", attacks.ASSIGNMENT, "--seed", SEED, *extra],
+                          cwd=course, env=e, capture_output=True, text=True, timeout=timeout)
+
+
+def results(course: Path) -> dict[str, dict]:
+    out = {}
+    for p in (course / ".autograder" / "results" / attacks.ASSIGNMENT).glob(f"*/{attacks.ASSIGNMENT}.json"):
+        out[p.parent.name] = json.loads(p.read_text())["result"]
+    return out
+
+
+def gradebook_scores(course: Path) -> dict[str, float]:
+    con = sqlite3.connect(course / "gradebook.db")
+    assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    rows = con.execute("""SELECT student.id, grade.auto_score FROM grade
+        JOIN submitted_notebook ON grade.notebook_id = submitted_notebook.id
+        JOIN submitted_assignment ON submitted_notebook.assignment_id = submitted_assignment.id
+        JOIN student ON submitted_assignment.student_id = student.id""").fetchall()
+    scores: dict[str, float] = {}
+    for sid, score in rows:
+        scores[sid] = scores.get(sid, 0.0) + (score or 0.0)
+    return scores
+
+
+@pytest.fixture(scope="module")
+def batch(tmp_path_factory):
+    course = fixture_course(tmp_path_factory.mktemp("sec") / "course")
+    cases = attacks.attacks(course) + attacks.faults()
+    honest = attacks.Case("honest", "answers both exercises right", 3, attack=False,
+                          answers=attacks._ans(attacks.CORRECT_1, attacks.CORRECT_2))
+    empty = attacks.Case("empty", "submits the released notebook untouched", 0, attack=False)
+    release = course / "notebooks" / attacks.ASSIGNMENT / f"{attacks.ASSIGNMENT}.ipynb"
+    attacks.build([honest, empty, *cases], release, course / "submitted")
+    start = time.monotonic()
+    out = grade(course, "--workers", "2")
+    elapsed = time.monotonic() - start
+    assert out.returncode == 0, out.stdout[-4000:] + out.stderr[-4000:]
+    return {"course": course, "cases": cases, "out": out, "results": results(course), "seconds": elapsed}
+
+
+def _text(result: dict) -> str:
+    return " ".join([result.get("error") or ""] + [e["message"] for e in result["exercises"]])
+
+
+def test_honest_and_empty(batch):
+    r = batch["results"]
+    assert sum(e["score"] for e in r["honest"]["exercises"]) == 3
+    assert sum(e["score"] for e in r["empty"]["exercises"]) == 0
+    assert gradebook_scores(batch["course"])["honest"] == 3
+
+
+CASES = attacks.attacks(Path("/nonexistent")) + attacks.faults()
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.student for c in CASES])
+def test_case(batch, case):
+    r = batch["results"].get(case.student)
+    assert r is not None, f"{case.student}: no recorded result"
+    score = sum(e["score"] for e in r["exercises"])
+    empty = sum(e["score"] for e in batch["results"]["empty"]["exercises"])
+    want = empty if case.attack else case.score
+    assert score == want, f"{case.what}: scored {score}, expected {want}; {_text(r)}"
+    assert gradebook_scores(batch["course"]).get(case.student, 0.0) == want
+    if case.reason:
+        assert case.reason.lower() in _text(r).lower(), f"{case.what}: reason {case.reason!r} not in {_text(r)!r}"
+    if case.tamper:
+        assert any(case.tamper in t for t in r["tampering"]), f"{case.what}: tampering not reported: {r['tampering']}"
+
+
+def test_nothing_leaks_into_outputs(batch):
+    course = batch["course"]
+    for nb in (course / "autograded").glob(f"*/{attacks.ASSIGNMENT}/*.ipynb"):
+        text = nb.read_text()
+        for marker in attacks.LEAK_MARKERS:
+            # the autograded notebook holds the hidden tests it ran, so only outputs are searched
+            # (tracebacks of failed test cells quote the instructor's own test source; instructors only)
+            data = json.loads(text)
+            outputs = json.dumps([[{k: v for k, v in o.items() if k != "traceback"} for o in c.get("outputs", [])]
+                                  for c in data["cells"]])
+            assert marker not in outputs, f"{nb.parent.parent.name}: output shows {marker!r}"
+            assert "UPDATED" not in outputs and "CONNECTED" not in outputs and "wrote /" not in outputs
+
+
+def test_nothing_written_outside(batch):
+    course = batch["course"]
+    assert not (course / "PWNED").exists() and not Path("/tmp/PWNED").exists()
+    assert not list(course.parent.glob("PWNED"))
+
+
+def test_tampering_in_instructor_table(batch):
+    assert "test cell ex0_1_tests was edited" in batch["out"].stdout
+    assert "kernel died" in batch["out"].stdout
+
+
+def test_regrade_is_idempotent(batch):
+    course = batch["course"]
+    before = gradebook_scores(course)
+    out = grade(course)
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert "graded 0 notebook(s)" in out.stdout
+    assert gradebook_scores(course) == before
+
+
+def test_kernel_that_never_starts(batch):
+    course = batch["course"]
+    # a runner whose memory limit is too small for Python to start: the kernel dies before it replies
+    out = grade(course, "--student", "honest", "--force", env={"AUTOGRADER_LIMIT_MEMORY_MB": "40"})
+    assert out.returncode == 0, out.stderr[-3000:]
+    r = results(course)["honest"]
+    assert sum(e["score"] for e in r["exercises"]) == 0 and "kernel" in (r["error"] or "")
+    out = grade(course, "--student", "honest", "--force")
+    assert sum(e["score"] for e in results(course)["honest"]["exercises"]) == 3
+
+
+def test_killed_run_resumes(tmp_path):
+    course = fixture_course(tmp_path / "course")
+    release = course / "notebooks" / attacks.ASSIGNMENT / f"{attacks.ASSIGNMENT}.ipynb"
+    cases = [attacks.Case(f"s{i}", "honest", 3, answers=attacks._ans(attacks.CORRECT_1, attacks.CORRECT_2))
+             for i in range(4)]
+    attacks.build(cases, release, course / "submitted")
+    e = tool_env()
+    e.update(LIMITS)
+    proc = subprocess.Popen([sys.executable, "-m", "autograder", "grade", attacks.ASSIGNMENT, "--seed", SEED],
+                            cwd=course, env=e, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+    deadline = time.monotonic() + 600
+    while time.monotonic() < deadline and len(results(course)) < 1:
+        time.sleep(0.2)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    finished = len(results(course))
+    assert 1 <= finished < 4
+    out = grade(course)
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert f"{finished} notebook(s) already graded and unchanged: kept" in out.stdout
+    assert f"graded {4 - finished} notebook(s)" in out.stdout
+    assert all(v == 3 for v in gradebook_scores(course).values()) and len(gradebook_scores(course)) == 4
