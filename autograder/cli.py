@@ -93,7 +93,18 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--student", action="append", default=None, help="only this student (repeatable)")
     s.add_argument("--seed", type=int, default=None, help="hidden-test seed (default: drawn at random per run)")
     s.add_argument("--force", action="store_true", help="regrade even what is already graded")
-    s.add_argument("--workers", type=int, default=1, help="submissions graded at once")
+    s.add_argument("--workers", type=int, default=None,
+                   help="submissions graded at once (default: one per GPU on a GPU runner, else one per core); "
+                        "each worker is pinned to its GPU with CUDA_VISIBLE_DEVICES")
+    s.add_argument("--backend", choices=["local", "slurm"], default="local",
+                   help="local worker processes, or Slurm job arrays through submitit (see docs/cluster.md)")
+    s.add_argument("--partition", default=None, help="Slurm partition")
+    s.add_argument("--gpus-per-job", type=int, default=0, help="GPUs per Slurm task (gres gpu:N)")
+    s.add_argument("--time-limit", type=int, default=30, help="minutes per Slurm task")
+    s.add_argument("--array-parallelism", type=int, default=16, help="Slurm tasks running at once")
+    s.add_argument("--chunk", type=int, default=1, help="submissions per Slurm task")
+    s.add_argument("--cpus-per-job", type=int, default=2, help="CPUs per Slurm task")
+    s.add_argument("--mem-gb", type=int, default=None, help="memory per Slurm task (GiB; a cgroup limit)")
     s.add_argument("--no-sandbox", action="store_true", help="run learner code without the sandbox (trusted input only)")
     s.set_defaults(func=_cmd_grade)
 

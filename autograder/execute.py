@@ -159,7 +159,7 @@ def execute(nb: nbformat.NotebookNode, cwd: os.PathLike, *, env: dict[str, str] 
                 if remaining <= 0:
                     result.error = f"notebook time limit of {limits.notebook_timeout:.0f} s reached"
                     break
-                client.timeout = min(limits.cell_timeout, remaining)
+                client.timeout = max(1, int(min(limits.cell_timeout, remaining)))
                 client.start_cell_budget()
                 try:
                     client.execute_cell(cell, index)

@@ -15,6 +15,7 @@ import json
 import multiprocessing
 import os
 import shutil
+import subprocess
 import sys
 import time
 from dataclasses import dataclass
@@ -62,15 +63,55 @@ def load_result(root: Path, job: Job) -> grading.NotebookResult | None:
         return None
 
 
-def save_result(root: Path, job: Job, result: grading.NotebookResult) -> None:
+def save_result(root: Path, job: Job, result: grading.NotebookResult, meta: dict | None = None) -> None:
     p = result_path(root, job.assignment, job.student, job.notebook)
     p.parent.mkdir(parents=True, exist_ok=True)
     tmp = p.with_suffix(".tmp")
-    tmp.write_text(json.dumps({"key": job.key, "result": json.loads(result.to_json())}, indent=1))
+    tmp.write_text(json.dumps({"key": job.key, "result": json.loads(result.to_json()), "runner": meta or {}},
+                              indent=1))
     os.replace(tmp, p)
 
 
 # ---------------------------------------------------------------- worker side
+
+
+def gpu_count() -> int:
+    """GPUs on this runner, without initialising CUDA in the grader's process."""
+    if os.environ.get("CUDA_VISIBLE_DEVICES") is not None:
+        return len([d for d in os.environ["CUDA_VISIBLE_DEVICES"].split(",") if d.strip()])
+    try:
+        out = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True, timeout=20)
+        return sum(line.startswith("GPU ") for line in out.stdout.splitlines()) if out.returncode == 0 else 0
+    except (OSError, subprocess.TimeoutExpired):
+        return 0
+
+
+def default_workers() -> int:
+    """One worker per GPU on a GPU runner, else one per core."""
+    return gpu_count() or (os.cpu_count() or 1)
+
+
+def worker_slots(workers: int) -> list[dict]:
+    """The environment each worker runs with: its own GPU, or its share of the cores."""
+    gpus = gpu_count()
+    visible = [d.strip() for d in os.environ.get("CUDA_VISIBLE_DEVICES", "").split(",") if d.strip()] \
+        or [str(i) for i in range(gpus)]
+    threads = str(max(1, (os.cpu_count() or 1) // workers))
+    return [{"CUDA_VISIBLE_DEVICES": visible[i % len(visible)], "OMP_NUM_THREADS": threads} if visible
+            else {"OMP_NUM_THREADS": threads} for i in range(workers)]
+
+
+def pin_worker(slots) -> None:
+    os.environ.update(slots.get())
+
+
+def failed_payload(job: "Job", why: str) -> tuple[str, None]:
+    """A recorded zero for a notebook whose grading could not finish, with the reason."""
+    solution = course.read(course.Assignment(job.assignment, Path(job.root)).solution(job.notebook))
+    result = grading.NotebookResult(job.student, job.assignment, job.notebook, error=why, seed=job.seed,
+                                    exercises=[grading.ExerciseResult(e.id, e.title, e.points, 0.0, "failed", why)
+                                               for e in course.exercises(solution)])
+    return result.to_json(), None
 
 
 def make_sandbox(enabled: bool):
@@ -92,12 +133,9 @@ def run_job(job: Job) -> tuple[str, str | None]:
                                                   seed=job.seed, refs=job.refs, limits=Limits.from_env(),
                                                   sandbox=make_sandbox(job.sandbox))
     except Exception as exc:  # a grader fault must still leave a recorded result
-        solution = course.read(assignment.solution(job.notebook))
-        why = str(exc) if str(exc).startswith("grader error") else f"grader error: {type(exc).__name__}: {str(exc)[:300]}"
-        result = grading.NotebookResult(job.student, job.assignment, job.notebook, error=why, seed=job.seed,
-                                        exercises=[grading.ExerciseResult(e.id, e.title, e.points, 0.0, "failed", why)
-                                                   for e in course.exercises(solution)])
-        executed = None
+        why = str(exc) if str(exc).startswith("grader error") else \
+            f"grader error: {type(exc).__name__}: {str(exc)[:300]}"
+        return failed_payload(job, why)
     return result.to_json(), (nbformat.writes(executed) if executed is not None else None)
 
 
@@ -260,37 +298,45 @@ def grade_command(args) -> int:
     if done:
         print(f"{len(done)} notebook(s) already graded and unchanged: kept")
     start = time.monotonic()
-    workers = max(1, int(args.workers or 1))
+    workers = default_workers() if not args.workers else max(1, int(args.workers))
     from tqdm.auto import tqdm
 
     bar = tqdm(total=len(jobs), desc="grading", unit="nb", disable=not jobs)
     failed = 0
 
-    def finish(job: Job, payload: tuple[str, str | None]) -> None:
+    def finish(job: Job, payload: tuple[str, str | None], meta: dict | None = None) -> None:
         nonlocal failed
         result = grading.NotebookResult.from_json(payload[0])
         write_result(root, db_url, job, result, payload[1])
-        save_result(root, job, result)
+        save_result(root, job, result, meta)
         results[(job.student, job.assignment, job.notebook)] = result
         failed += bool(result.error)
         bar.set_postfix(failed=failed)
         bar.update(1)
 
-    if workers == 1:
-        for job, _ in jobs:
+    pending = [job for job, _ in jobs]
+    if getattr(args, "backend", "local") == "slurm" and pending:
+        from . import slurm
+
+        slurm.grade(pending, args, root / ".autograder" / "submitit", finish, failed_payload)
+        workers = int(args.array_parallelism)
+    elif workers == 1 or len(pending) <= 1:
+        for job in pending:
             finish(job, run_job(job))
     else:
         ctx = multiprocessing.get_context("spawn")
-        with cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-            futures = {pool.submit(run_job, job): job for job, _ in jobs}
+        slots = ctx.Queue()
+        for slot in worker_slots(workers):
+            slots.put(slot)
+        with cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=pin_worker,
+                                    initargs=(slots,)) as pool:
+            futures = {pool.submit(run_job, job): job for job in pending}
             for fut in cf.as_completed(futures):
                 job = futures[fut]
                 try:
                     payload = fut.result()
                 except Exception as exc:  # the worker process itself died
-                    r = grading.NotebookResult(job.student, job.assignment, job.notebook, seed=seed,
-                                               error=f"worker died: {type(exc).__name__}")
-                    payload = (r.to_json(), None)
+                    payload = failed_payload(job, f"grader error: worker died ({type(exc).__name__})")
                 finish(job, payload)
     bar.close()
     print(table(results.values()))

@@ -1,0 +1,138 @@
+"""Run the adversarial and fault corpora through stock ``nbgrader autograde`` and through
+``autograder grade``, and write the side-by-side table into docs/security.md.
+
+    .venv/bin/python benchmarks/security_compare.py
+
+Stock nbgrader runs student code as the caller, unsandboxed: the cases that would
+harm this machine (signalling every process, an unbounded process storm, an output
+flood held in memory) are not run against it and are marked so.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+
+import attacks  # noqa: E402
+
+NOT_ON_STOCK = {"kill_everything": "would signal every process of the machine",
+                "fork_storm": "no process limit: unbounded",
+                "output_flood": "output is held in memory until the cell times out"}
+LIMITS = {"AUTOGRADER_LIMIT_CELL_TIMEOUT": "20", "AUTOGRADER_LIMIT_MEMORY_MB": "3072",
+          "AUTOGRADER_LIMIT_MAX_PROCESSES": "96", "AUTOGRADER_LIMIT_MAX_FILE_MB": "64",
+          "AUTOGRADER_LIMIT_MAX_OUTPUT_KB": "256"}
+
+
+def env() -> dict:
+    e = {k: v for k, v in os.environ.items() if not k.startswith("AUTOGRADER_")}
+    e["PATH"] = os.pathsep.join([os.path.dirname(sys.executable), e.get("PATH", "")])
+    e["AUTOGRADER_TEST_SECRET"] = attacks.SECRET
+    return e
+
+
+def make_course(dest: Path, cases) -> Path:
+    shutil.copytree(ROOT / "tests" / "fixtures" / "course", dest)
+    shutil.copy(ROOT / "nbgrader_config.py", dest / "nbgrader_config.py")
+    subprocess.run([sys.executable, "-m", "autograder", "release"], cwd=dest, env=env(), check=True,
+                   capture_output=True)
+    release = dest / "notebooks" / attacks.ASSIGNMENT / f"{attacks.ASSIGNMENT}.ipynb"
+    attacks.build(cases, release, dest / "submitted")
+    return dest
+
+
+def scores_from_db(course: Path) -> dict[str, float]:
+    con = sqlite3.connect(course / "gradebook.db")
+    rows = con.execute("""SELECT student.id, grade.auto_score FROM grade
+        JOIN submitted_notebook ON grade.notebook_id = submitted_notebook.id
+        JOIN submitted_assignment ON submitted_notebook.assignment_id = submitted_assignment.id
+        JOIN student ON submitted_assignment.student_id = student.id""").fetchall()
+    out: dict[str, float] = {}
+    for sid, s in rows:
+        out[sid] = out.get(sid, 0.0) + (s or 0.0)
+    return out
+
+
+def leaked(course: Path, student: str) -> bool:
+    for nb in (course / "autograded" / student / attacks.ASSIGNMENT).glob("*.ipynb"):
+        data = json.loads(nb.read_text())
+        text = json.dumps([[{k: v for k, v in o.items() if k != "traceback"} for o in c.get("outputs", [])]
+                           for c in data["cells"] if c.get("cell_type") == "code"])
+        if any(m in text for m in attacks.LEAK_MARKERS) or "UPDATED" in text:
+            return True
+    return False
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        honest = attacks.Case("honest", "answers both exercises right", 3, attack=False,
+                              answers=attacks._ans(attacks.CORRECT_1, attacks.CORRECT_2))
+        stock_course = tmp / "stock"
+        ours_course = tmp / "ours"
+        cases_stock = [c for c in attacks.attacks(stock_course) + attacks.faults() if c.student not in NOT_ON_STOCK]
+        make_course(stock_course, [honest, *cases_stock])
+        cases_ours = attacks.attacks(ours_course) + attacks.faults()
+        make_course(ours_course, [honest, *cases_ours])
+
+        out = subprocess.run([sys.executable, "-m", "nbgrader", "autograde", attacks.ASSIGNMENT, "--force",
+                              "--Execute.timeout=20"], cwd=stock_course, env=env(), capture_output=True, text=True)
+        stock = scores_from_db(stock_course)
+        stock_errors = {s for s in re.findall(r"for student '([^']+)'", out.stdout + out.stderr)}
+        for junk in (Path("/tmp/PWNED"),):
+            junk.unlink(missing_ok=True)
+        stock_pwned = (stock_course / "PWNED").exists()
+        stock_leaks = {c.student for c in cases_stock if leaked(stock_course, c.student)}
+
+        e = env()
+        e.update(LIMITS)
+        subprocess.run([sys.executable, "-m", "autograder", "grade", attacks.ASSIGNMENT, "--workers", "2"],
+                       cwd=ours_course, env=e, capture_output=True, text=True, check=True)
+        ours = scores_from_db(ours_course)
+        ours_results = {p.parent.name: json.loads(p.read_text())["result"] for p in
+                        (ours_course / ".autograder" / "results" / attacks.ASSIGNMENT).glob("*/*.json")}
+
+    rows = ["| case | what the submission does | deserves | stock nbgrader 0.9.6 | autograder | autograder's record |",
+            "|---|---|---|---|---|---|"]
+    by_student = {c.student: c for c in attacks.attacks(Path("/x")) + attacks.faults()}
+    for student, case in by_student.items():
+        want = 0 if case.attack else case.score
+        if student in NOT_ON_STOCK:
+            s = f"not run ({NOT_ON_STOCK[student]})"
+        elif student not in stock:
+            s = "no grade recorded" + (" (error)" if student in stock_errors else "")
+        else:
+            s = f"{stock[student]:g}" + (" **cheated**" if stock[student] > want else "")
+            if student in stock_errors:
+                s += " (nbgrader error)"
+            if student in ("sqlite_update",) and stock.get("honest", 3) != 3:
+                s += " (changed others' grades)"
+            if student in stock_leaks:
+                s += " (printed solutions/gradebook)"
+        r = ours_results.get(student, {})
+        note = "; ".join(filter(None, [r.get("error") or ""] + r.get("tampering", [])))[:90]
+        rows.append(f"| {student} | {case.what} | {want:g} | {s} | {ours.get(student, 0):g} | {note} |")
+    rows.append(f"| honest | answers both exercises right | 3 | {stock.get('honest', 0):g} | {ours.get('honest', 0):g} | |")
+    extra = [f"", f"After the stock run, the honest learner's recorded score was {stock.get('honest', 0):g}/3 "
+             f"(the sqlite attack rewrites every grade), and a file planted in the course directory by "
+             f"`write_outside` {'existed' if stock_pwned else 'did not exist'}."]
+    table = "\n".join(rows + extra)
+    doc = ROOT / "docs" / "security.md"
+    text = doc.read_text()
+    start, end = "<!-- compare:start -->", "<!-- compare:end -->"
+    text = text[: text.index(start) + len(start)] + "\n" + table + "\n" + text[text.index(end):]
+    doc.write_text(text)
+    print(table)
+
+
+if __name__ == "__main__":
+    main()
