@@ -33,3 +33,4 @@ def run_tool(args, cwd, timeout=1800):
 @pytest.fixture
 def course_dir(tmp_path):
     return copy_course(tmp_path / "course")
+os.environ.setdefault("OMP_NUM_THREADS", "1")  # parallel test workers: one thread per kernel

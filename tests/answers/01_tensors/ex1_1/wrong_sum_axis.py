@@ -1,0 +1,5 @@
+# wrong: sums over the x axis instead of the feature axis
+# Exercise 1.1
+def pairwise_distances(x, y):
+    """Euclidean distances between the rows of x (n, d) and y (m, d): a tensor of shape (n, m), dtype of x."""
+    return ((x[:, None, :] - y[None, :, :]) ** 2).sum(0).sqrt()

@@ -1,0 +1,9 @@
+# wrong: torch.full infers the dtype from pad_value
+# Exercise 1.3
+def pad_batch(seqs, pad_value=0):
+    """Pad a list of 1-D tensors into (padded (B, T), lengths (B,) int64), keeping their dtype and device."""
+    T = max(len(s) for s in seqs)
+    padded = torch.full((len(seqs), T), pad_value, device=seqs[0].device)
+    for i, s in enumerate(seqs):
+        padded[i, :len(s)] = s
+    return padded, torch.tensor([len(s) for s in seqs], device=seqs[0].device)

@@ -1,0 +1,9 @@
+# wrong: always pads with zeros
+# Exercise 1.3
+def pad_batch(seqs, pad_value=0):
+    """Pad a list of 1-D tensors into (padded (B, T), lengths (B,) int64), keeping their dtype and device."""
+    T = max(len(s) for s in seqs)
+    padded = seqs[0].new_zeros((len(seqs), T))
+    for i, s in enumerate(seqs):
+        padded[i, :len(s)] = s
+    return padded, torch.tensor([len(s) for s in seqs], device=seqs[0].device)

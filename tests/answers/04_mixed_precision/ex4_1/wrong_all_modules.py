@@ -1,0 +1,14 @@
+# wrong: hooks every module, containers and the root included
+def autocast_dtypes(model, x, device_type, dtype):
+    """Exercise 4.1: run model(x) under autocast; return (out, {leaf module name: output dtype})."""
+    report, handles = {}, []
+    for name, module in model.named_modules():
+        handles.append(module.register_forward_hook(
+            lambda m, a, o, name=name: report.__setitem__(name, o.dtype)))
+    try:
+        with torch.autocast(device_type=device_type, dtype=dtype):
+            out = model(x)
+    finally:
+        for h in handles:
+            h.remove()
+    return out, report

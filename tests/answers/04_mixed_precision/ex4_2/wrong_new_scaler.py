@@ -1,0 +1,17 @@
+# wrong: builds a fresh GradScaler every step instead of using the one passed in
+def amp_step(model, x, y, optimizer, loss_fn, dtype, scaler=None):
+    """Exercise 4.2: one mixed-precision training step; returns the (unscaled) loss as a float."""
+    if dtype == torch.float16 and scaler is None:
+        raise ValueError("float16 needs a GradScaler")
+    optimizer.zero_grad(set_to_none=True)
+    with torch.autocast(device_type=x.device.type, dtype=dtype, enabled=dtype != torch.float32):
+        loss = loss_fn(model(x), y)
+    if scaler is None:
+        loss.backward()
+        optimizer.step()
+    else:
+        own = torch.amp.GradScaler(x.device.type)
+        own.scale(loss).backward()
+        own.step(optimizer)
+        own.update()
+    return loss.item()
