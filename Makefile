@@ -37,5 +37,13 @@ fmt: setup
 fmt-check: setup
 	$(PY) -m autograder fmt --check
 
+## the GPU tier (tests marked gpu) on a GPU runner; results in benchmarks/results/gpu_tier.txt
+gpu-tier: setup
+	PY=$(PY) bash scripts/gpu_tier.sh
+
+## grading throughput against stock nbgrader; results in benchmarks/results/ and docs/benchmarks.md
+benchmark: setup
+	$(PY) benchmarks/grading.py
+
 clean:
 	rm -rf autograded feedback gradebook.db grades.csv .autograder .cache

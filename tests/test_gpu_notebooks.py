@@ -1,0 +1,21 @@
+"""GPU tier: every notebook, its reference and its answer variants, with CUDA visible.
+
+The same checks as tests/test_notebooks.py, run where ``torch.cuda.is_available()``:
+every notebook's CUDA branches run (autocast with fp16 and a GradScaler, bf16, the
+device demos), and the hidden tests, which draw their inputs on the CPU and move
+them to ``obs.device``, give every answer variant the same verdict as on the CPU.
+"""
+
+import pytest
+
+from test_notebooks import NOTEBOOKS, test_notebook
+
+torch = pytest.importorskip("torch")
+
+pytestmark = [pytest.mark.gpu, pytest.mark.slow,
+              pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA device on this runner")]
+
+
+@pytest.mark.parametrize("assignment,notebook", NOTEBOOKS, ids=[n for _, n in NOTEBOOKS])
+def test_notebook_on_gpu(assignment, notebook):
+    test_notebook(assignment, notebook)
