@@ -119,11 +119,17 @@ class NotebookSession:
         cell = self.run(tc.source, course.nbgrader_meta(tc))
         return grading.cell_outcome(cell, ex.id)
 
-    def try_answer(self, ex: course.Exercise, source: str) -> Outcome:
-        """Execute ``source`` as the exercise's answer cell, then its tests; restore the reference after."""
+    def try_answer(self, ex: course.Exercise, source: str, hidden_only: bool = False) -> Outcome:
+        """Execute ``source`` as the exercise's answer cell, then its tests (or only the hidden block);
+        restore the reference after."""
         try:
             self.run(source)
-            entry = self.rerun_tests(ex)
+            if hidden_only:
+                src = self._test_cell(ex).source
+                block = src.split(course.HIDDEN_BEGIN, 1)[1].split(course.HIDDEN_END, 1)[0]
+                entry = grading.cell_outcome(self.run(block), ex.id)
+            else:
+                entry = self.rerun_tests(ex)
             ok, message, _ = grading.verdict(entry, self.references.get(ex.id))
             return Outcome(ok, message)
         finally:

@@ -6,7 +6,8 @@ For each notebook, one kernel (see ``harness.py``):
    and hidden, passes;
 2. every exercise has at least one seed-dependent numeric hidden observation;
 3. the reference answer and every ``tests/answers/NN/exN_M/correct_*.py`` earn the
-   points; the released stub and every ``wrong_*.py`` earn nothing.
+   points; the released stub and every ``wrong_*.py`` earn nothing, and are rejected
+   by the hidden tests alone too (visible asserts can be switched off by a submission).
 """
 
 from __future__ import annotations
@@ -46,4 +47,8 @@ def test_notebook(assignment, notebook):
                 if outcome.passed != should_pass:
                     verb = "was rejected" if should_pass else "earned the points"
                     problems.append(f"{ex.id}/{label} {verb}: {outcome.message[:300]}")
+                if not should_pass and s.try_answer(ex, source, hidden_only=True).passed:
+                    # visible asserts run in the learner's process and can be switched off there:
+                    # the hidden observations alone must reject every wrong answer
+                    problems.append(f"{ex.id}/{label} passes the hidden tests alone")
     assert not problems, "\n".join(problems)

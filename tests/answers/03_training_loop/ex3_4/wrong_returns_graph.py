@@ -1,0 +1,15 @@
+# wrong: sums the loss tensors and returns the result without .item(), graph attached
+# Exercise 3.4
+def train_epoch_mean(model, loader, optimizer, loss_fn):
+    """Exercise 3.4: one training epoch; return the mean batch loss as a float, keeping no graph alive."""
+    device = next(model.parameters()).device
+    model.train()
+    total_loss = 0
+    for xb, yb in loader:
+        xb, yb = xb.to(device), yb.to(device)
+        optimizer.zero_grad()
+        loss = loss_fn(model(xb), yb)
+        loss.backward()
+        optimizer.step()
+        total_loss = total_loss + loss
+    return total_loss / len(loader)

@@ -1,0 +1,13 @@
+# wrong: the original bug, train mode and gradients on
+# Exercise 3.5
+def evaluate(model, loader, loss_fn):
+    """Exercise 3.5: (mean loss per sample, accuracy) in eval mode, no graph; model back in train mode after."""
+    device = next(model.parameters()).device
+    total_loss, correct, n = 0.0, 0, 0
+    for xb, yb in loader:
+        xb, yb = xb.to(device), yb.to(device)
+        out = model(xb)
+        total_loss += loss_fn(out, yb).item() * len(yb)
+        correct += (out.argmax(dim=1) == yb).sum().item()
+        n += len(yb)
+    return total_loss / n, correct / n
