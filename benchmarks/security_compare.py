@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shutil
 import sqlite3
 import subprocess
@@ -84,10 +83,18 @@ def main() -> None:
         cases_ours = attacks.attacks(ours_course) + attacks.faults()
         make_course(ours_course, [honest, *cases_ours])
 
-        out = subprocess.run([sys.executable, "-m", "nbgrader", "autograde", attacks.ASSIGNMENT, "--force",
-                              "--Execute.timeout=20"], cwd=stock_course, env=env(), capture_output=True, text=True)
-        stock = scores_from_db(stock_course)
-        stock_errors = {s for s in re.findall(r"for student '([^']+)'", out.stdout + out.stderr)}
+        # one student per run (as an instructor would rerun them), honest first, the gradebook attack last
+        order = ["honest"] + sorted(c.student for c in cases_stock if c.student != "sqlite_update") + ["sqlite_update"]
+        stock: dict[str, float | None] = {}
+        stock_errors = set()
+        for student in order:
+            out = subprocess.run([sys.executable, "-m", "nbgrader", "autograde", attacks.ASSIGNMENT, "--force",
+                                  "--student", student, "--Execute.timeout=20"], cwd=stock_course, env=env(),
+                                 capture_output=True, text=True, timeout=600)
+            if out.returncode != 0 or "ERROR" in out.stderr:
+                stock_errors.add(student)
+            stock[student] = scores_from_db(stock_course).get(student)
+        honest_after = scores_from_db(stock_course).get("honest")
         for junk in (Path("/tmp/PWNED"),):
             junk.unlink(missing_ok=True)
         stock_pwned = (stock_course / "PWNED").exists()
@@ -108,23 +115,23 @@ def main() -> None:
         want = 0 if case.attack else case.score
         if student in NOT_ON_STOCK:
             s = f"not run ({NOT_ON_STOCK[student]})"
-        elif student not in stock:
-            s = "no grade recorded" + (" (error)" if student in stock_errors else "")
+        elif stock.get(student) is None:
+            s = "no grade recorded" + (" (nbgrader error)" if student in stock_errors else "")
         else:
             s = f"{stock[student]:g}" + (" **cheated**" if stock[student] > want else "")
             if student in stock_errors:
                 s += " (nbgrader error)"
-            if student in ("sqlite_update",) and stock.get("honest", 3) != 3:
-                s += " (changed others' grades)"
+            if student == "sqlite_update" and honest_after != stock.get("honest"):
+                s += f" (and set the honest learner's grade to {honest_after:g})"
             if student in stock_leaks:
-                s += " (printed solutions/gradebook)"
+                s += " (leaked solutions, gradebook or grader environment)"
         r = ours_results.get(student, {})
         note = "; ".join(filter(None, [r.get("error") or ""] + r.get("tampering", [])))[:90]
         rows.append(f"| {student} | {case.what} | {want:g} | {s} | {ours.get(student, 0):g} | {note} |")
-    rows.append(f"| honest | answers both exercises right | 3 | {stock.get('honest', 0):g} | {ours.get('honest', 0):g} | |")
-    extra = [f"", f"After the stock run, the honest learner's recorded score was {stock.get('honest', 0):g}/3 "
-             f"(the sqlite attack rewrites every grade), and a file planted in the course directory by "
-             f"`write_outside` {'existed' if stock_pwned else 'did not exist'}."]
+    rows.append(f"| honest | answers both exercises right | 3 | {stock.get('honest') or 0:g} | {ours.get('honest', 0):g} | |")
+    extra = ["", f"Stock nbgrader graded one student per run, the gradebook attack last; after it, the honest "
+             f"learner's recorded score was {honest_after or 0:g}/3. A file planted in the course directory by "
+             f"`write_outside` {'existed' if stock_pwned else 'did not exist'} after the stock run; none did after ours."]
     table = "\n".join(rows + extra)
     doc = ROOT / "docs" / "security.md"
     text = doc.read_text()
