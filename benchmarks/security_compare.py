@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -49,18 +48,6 @@ def make_course(dest: Path, cases) -> Path:
     return dest
 
 
-def scores_from_db(course: Path) -> dict[str, float]:
-    con = sqlite3.connect(course / "gradebook.db")
-    rows = con.execute("""SELECT student.id, grade.auto_score FROM grade
-        JOIN submitted_notebook ON grade.notebook_id = submitted_notebook.id
-        JOIN submitted_assignment ON submitted_notebook.assignment_id = submitted_assignment.id
-        JOIN student ON submitted_assignment.student_id = student.id""").fetchall()
-    out: dict[str, float] = {}
-    for sid, s in rows:
-        out[sid] = out.get(sid, 0.0) + (s or 0.0)
-    return out
-
-
 def leaked(course: Path, student: str) -> bool:
     for nb in (course / "autograded" / student / attacks.ASSIGNMENT).glob("*.ipynb"):
         data = json.loads(nb.read_text())
@@ -93,8 +80,8 @@ def main() -> None:
                                  capture_output=True, text=True, timeout=600)
             if out.returncode != 0 or "ERROR" in out.stderr:
                 stock_errors.add(student)
-            stock[student] = scores_from_db(stock_course).get(student)
-        honest_after = scores_from_db(stock_course).get("honest")
+            stock[student] = attacks.gradebook_scores(stock_course).get(student)
+        honest_after = attacks.gradebook_scores(stock_course).get("honest")
         for junk in (Path("/tmp/PWNED"),):
             junk.unlink(missing_ok=True)
         stock_pwned = (stock_course / "PWNED").exists()
@@ -104,7 +91,7 @@ def main() -> None:
         e.update(LIMITS)
         subprocess.run([sys.executable, "-m", "autograder", "grade", attacks.ASSIGNMENT, "--workers", "2"],
                        cwd=ours_course, env=e, capture_output=True, text=True, check=True)
-        ours = scores_from_db(ours_course)
+        ours = attacks.gradebook_scores(ours_course)
         ours_results = {p.parent.name: json.loads(p.read_text())["result"] for p in
                         (ours_course / ".autograder" / "results" / attacks.ASSIGNMENT).glob("*/*.json")}
 

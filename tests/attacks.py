@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -303,3 +304,17 @@ def build(cases: list[Case], release_nb: Path, submitted: Path) -> None:
         (folder / f"{ASSIGNMENT}.ipynb").write_bytes(data)
         if case.extra:
             case.extra(folder)
+
+
+def gradebook_scores(course: Path) -> dict[str, float]:
+    """Total auto score per student in a course's nbgrader gradebook (checks its integrity first)."""
+    con = sqlite3.connect(course / "gradebook.db")
+    assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    rows = con.execute("""SELECT student.id, grade.auto_score FROM grade
+        JOIN submitted_notebook ON grade.notebook_id = submitted_notebook.id
+        JOIN submitted_assignment ON submitted_notebook.assignment_id = submitted_assignment.id
+        JOIN student ON submitted_assignment.student_id = student.id""").fetchall()
+    scores: dict[str, float] = {}
+    for sid, score in rows:
+        scores[sid] = scores.get(sid, 0.0) + (score or 0.0)
+    return scores

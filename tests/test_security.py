@@ -17,7 +17,6 @@ import json
 import os
 import shutil
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
@@ -27,6 +26,7 @@ import pytest
 
 import attacks
 from autograder import sandbox
+from attacks import gradebook_scores
 from conftest import ROOT, run_tool, tool_env
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("security"),
@@ -65,19 +65,6 @@ def results(course: Path) -> dict[str, dict]:
     for p in (course / ".autograder" / "results" / attacks.ASSIGNMENT).glob(f"*/{attacks.ASSIGNMENT}.json"):
         out[p.parent.name] = json.loads(p.read_text())["result"]
     return out
-
-
-def gradebook_scores(course: Path) -> dict[str, float]:
-    con = sqlite3.connect(course / "gradebook.db")
-    assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-    rows = con.execute("""SELECT student.id, grade.auto_score FROM grade
-        JOIN submitted_notebook ON grade.notebook_id = submitted_notebook.id
-        JOIN submitted_assignment ON submitted_notebook.assignment_id = submitted_assignment.id
-        JOIN student ON submitted_assignment.student_id = student.id""").fetchall()
-    scores: dict[str, float] = {}
-    for sid, score in rows:
-        scores[sid] = scores.get(sid, 0.0) + (score or 0.0)
-    return scores
 
 
 @pytest.fixture(scope="module")

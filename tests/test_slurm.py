@@ -20,7 +20,8 @@ import attacks
 import slurm_cluster
 from autograder import sandbox
 from conftest import tool_env
-from test_security import fixture_course, gradebook_scores, results
+from attacks import gradebook_scores
+from test_security import fixture_course, results
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("slurm"),
               pytest.mark.skipif(not slurm_cluster.available() or not sandbox.available(),

@@ -5,12 +5,12 @@ Checked through both stock ``nbgrader autograde`` (the course's nbgrader_config.
 routes warnings to stdout at kernel start) and ``autograder grade``.
 """
 
-import sqlite3
 import sys
 
 import pytest
 
 import attacks
+from attacks import gradebook_scores
 from conftest import run_tool
 from test_security import fixture_course
 
@@ -19,18 +19,6 @@ pytestmark = [pytest.mark.slow]
 WARNS = "import warnings\ndef add_one(x):\n    warnings.warn('a harmless deprecation notice', DeprecationWarning)\n" \
         "    warnings.warn('a harmless user warning')\n    return x + 1\n"
 RAISES = "def add_one(x):\n    raise RuntimeError('a real failure')\n"
-
-
-def _scores(course):
-    con = sqlite3.connect(course / "gradebook.db")
-    rows = con.execute("""SELECT student.id, grade.auto_score FROM grade
-        JOIN submitted_notebook ON grade.notebook_id = submitted_notebook.id
-        JOIN submitted_assignment ON submitted_notebook.assignment_id = submitted_assignment.id
-        JOIN student ON submitted_assignment.student_id = student.id""").fetchall()
-    out = {}
-    for sid, s in rows:
-        out[sid] = out.get(sid, 0) + (s or 0)
-    return out
 
 
 @pytest.mark.parametrize("grader", ["stock", "autograder"])
@@ -46,4 +34,4 @@ def test_warning_is_not_a_failure(tmp_path, grader):
         cmd = [sys.executable, "-m", "autograder", "grade", attacks.ASSIGNMENT, "--workers", "1"]
     out = run_tool(cmd, course)
     assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-2000:]
-    assert _scores(course) == {"warns": 3, "raises": 2}
+    assert gradebook_scores(course) == {"warns": 3, "raises": 2}
