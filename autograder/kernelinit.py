@@ -1,8 +1,11 @@
-"""Imported at kernel start when grading: harmless warnings go to stdout, not stderr.
+"""Imported at kernel start when grading: harmless messages go to stdout, not stderr.
 
 nbgrader scores a test cell 0 when it wrote to stderr.  PyTorch warns often
-(deprecations, performance hints); a warning is not a failure, so it is printed
-on stdout instead.  Exceptions still produce an error output and score 0.
+(deprecations, performance hints) and logs through ``logging`` to stderr
+(Dynamo's graph-break and recompilation messages, for instance); neither is a
+failure.  Python-level stderr is therefore sent to stdout in grading kernels.
+A failure still raises, which IPython reports as an error output (not a stderr
+stream), and an error output scores 0.
 """
 
 import sys
@@ -14,3 +17,4 @@ def _showwarning(message, category, filename, lineno, file=None, line=None):
 
 
 warnings.showwarning = _showwarning
+sys.stderr = sys.stdout

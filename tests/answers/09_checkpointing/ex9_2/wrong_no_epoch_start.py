@@ -1,0 +1,31 @@
+# wrong: saves the loader generator but not run.epoch_start_rng (a mid-epoch resume draws another order)
+def save_checkpoint(path, run):
+    """Exercise 9.2: write everything needed to continue `run` exactly."""
+    np_name, np_keys, np_pos, np_has_gauss, np_cached = np.random.get_state()
+    checkpoint = {
+        "model": run.model.state_dict(),
+        "optimizer": run.optimizer.state_dict(),
+        "scheduler": run.scheduler.state_dict(),
+        "scaler": run.scaler.state_dict(),
+        "step": run.step,
+        "loader_rng": run.loader.generator.get_state(),
+        "torch_rng": torch.get_rng_state(),
+        "numpy_rng": (np_name, torch.from_numpy(np_keys.astype(np.int64)), np_pos, np_has_gauss, np_cached),
+        "python_rng": random.getstate(),
+    }
+    torch.save(checkpoint, path)
+
+
+def load_checkpoint(path, run):
+    """Exercise 9.2: restore a fresh `run` in place from the file written by `save_checkpoint`."""
+    ck = torch.load(path, weights_only=True, map_location="cpu")
+    run.model.load_state_dict(ck["model"])
+    run.optimizer.load_state_dict(ck["optimizer"])
+    run.scheduler.load_state_dict(ck["scheduler"])
+    run.scaler.load_state_dict(ck["scaler"])
+    run.step = ck["step"]
+    run.loader.generator.set_state(ck["loader_rng"])
+    torch.set_rng_state(ck["torch_rng"])
+    np_name, np_keys, np_pos, np_has_gauss, np_cached = ck["numpy_rng"]
+    np.random.set_state((np_name, np_keys.numpy().astype(np.uint32), np_pos, np_has_gauss, np_cached))
+    random.setstate(ck["python_rng"])

@@ -1,0 +1,10 @@
+# correct: torch.initial_seed() inside a worker is the worker's seed; the generator built in one line
+def seed_worker(worker_id):
+    """Exercise 9.3: worker_init_fn that reseeds this worker's copy of the dataset."""
+    get_worker_info().dataset.reseed(torch.initial_seed())
+
+
+def make_loader(dataset, batch_size, seed):
+    """Exercise 9.3: a shuffling 2-worker DataLoader whose batches depend only on `seed`."""
+    return DataLoader(dataset, batch_size, shuffle=True, num_workers=2, worker_init_fn=seed_worker,
+                      generator=torch.Generator().manual_seed(seed))

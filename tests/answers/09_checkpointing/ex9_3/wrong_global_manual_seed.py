@@ -1,0 +1,11 @@
+# wrong: seeds torch's global RNG instead of passing a generator (reproducible, but resets the caller's RNG)
+def seed_worker(worker_id):
+    """Exercise 9.3: worker_init_fn that reseeds this worker's copy of the dataset."""
+    info = get_worker_info()
+    info.dataset.reseed(info.seed)
+
+
+def make_loader(dataset, batch_size, seed):
+    """Exercise 9.3: a shuffling 2-worker DataLoader whose batches depend only on `seed`."""
+    torch.manual_seed(seed)
+    return DataLoader(dataset, batch_size=batch_size, shuffle=True, num_workers=2, worker_init_fn=seed_worker)

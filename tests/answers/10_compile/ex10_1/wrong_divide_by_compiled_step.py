@@ -1,0 +1,9 @@
+# wrong: divides the warm-up by the compiled step time instead of by the saving per step
+import math
+
+
+def break_even_steps(warmup_s, eager_step_s, compiled_step_s):
+    """Exercise 10.1: the fewest steps after which compiling has paid for its warm-up, or None."""
+    if compiled_step_s >= eager_step_s:
+        return None
+    return math.ceil(warmup_s / compiled_step_s)

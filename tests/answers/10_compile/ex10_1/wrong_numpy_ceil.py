@@ -1,0 +1,9 @@
+# wrong: np.ceil returns a float64, not a Python int
+import numpy as np
+
+
+def break_even_steps(warmup_s, eager_step_s, compiled_step_s):
+    """Exercise 10.1: the fewest steps after which compiling has paid for its warm-up, or None."""
+    if compiled_step_s >= eager_step_s:
+        return None
+    return np.ceil(warmup_s / (eager_step_s - compiled_step_s))
