@@ -1,0 +1,15 @@
+# wrong: keeps stepping per epoch and resizes the schedule to `epochs` steps (a staircase, not the per-step curve)
+def train_one_cycle(model, batches, epochs, max_lr, loss_fn=F.cross_entropy):
+    """Exercise 5.5: train_one_cycle_buggy with the scheduler stepped at the right cadence; returns the lrs used."""
+    opt = torch.optim.SGD(model.parameters(), lr=max_lr, momentum=0.9)
+    sched = OneCycleLR(opt, max_lr=max_lr, total_steps=epochs)
+    lrs = []
+    for epoch in range(epochs):
+        for x, y in batches:
+            loss = loss_fn(model(x), y)
+            opt.zero_grad()
+            loss.backward()
+            lrs.append(opt.param_groups[0]["lr"])
+            opt.step()
+        sched.step()
+    return lrs

@@ -1,0 +1,4 @@
+# correct: exp of a float32 linspace in log space, returned as a tensor
+def lr_schedule(start, end, num_iter):
+    """Exercise 6.1: num_iter learning rates, geometric from start to end (both included)."""
+    return torch.exp(torch.linspace(math.log(start), math.log(end), num_iter))

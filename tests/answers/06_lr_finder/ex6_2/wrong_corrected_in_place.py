@@ -1,0 +1,9 @@
+# wrong: writes the corrected value back into the running average
+def smooth_losses(losses, beta=0.98):
+    """Exercise 6.2: bias-corrected exponential moving average of `losses` (a list of floats)."""
+    avg, out = 0.0, []
+    for t, loss in enumerate(losses, start=1):
+        avg = beta * avg + (1 - beta) * loss
+        avg = avg / (1 - beta**t)
+        out.append(avg)
+    return out

@@ -1,0 +1,8 @@
+# wrong: corrects with 1 - beta**(t+1), one power too many
+def smooth_losses(losses, beta=0.98):
+    """Exercise 6.2: bias-corrected exponential moving average of `losses` (a list of floats)."""
+    avg, out = 0.0, []
+    for t, loss in enumerate(losses, start=1):
+        avg = beta * avg + (1 - beta) * loss
+        out.append(avg / (1 - beta ** (t + 1)))
+    return out
