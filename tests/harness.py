@@ -13,6 +13,7 @@ variant starts from the reference state.
 from __future__ import annotations
 
 import copy
+import json
 import subprocess
 import tempfile
 from dataclasses import dataclass, field
@@ -27,6 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 ANSWERS = ROOT / "tests" / "answers"
 SEED = 1234
 SEED2 = 98765
+MAX_PAYLOAD = 256 * 1024  # well inside the grader's 1 MiB of output per cell
 
 
 @dataclass
@@ -106,6 +108,9 @@ class NotebookSession:
             entry = grading.cell_outcome(cells[ex.test_cell], ex.id)
             if entry["error"] or not entry["payload"]:
                 out.errors.append(f"{ex.id}: reference test cell failed: {entry['error'] or 'no observations'}")
+            elif len(json.dumps(entry["payload"])) > MAX_PAYLOAD:
+                out.errors.append(f"{ex.id}: hidden observations take more than {MAX_PAYLOAD >> 10} KiB; "
+                                  "graded runs keep 1 MiB of output per cell: observe slices and summaries")
             else:
                 out.references[ex.id] = entry["payload"]
         self.references = out.references

@@ -1,0 +1,12 @@
+# wrong: never zeroes the gradients, so they accumulate across steps
+def overfit_one_batch(model, x, y, steps=100, lr=1e-2):
+    """Exercise 8.4: train on one batch with Adam; return the per-step losses (before each update)."""
+    model.train()
+    opt = torch.optim.Adam(model.parameters(), lr=lr)
+    losses = []
+    for _ in range(steps):
+        loss = nn.CrossEntropyLoss()(model(x), y)
+        loss.backward()
+        opt.step()
+        losses.append(loss.item())
+    return losses
