@@ -24,9 +24,17 @@ demo: setup
 test: setup
 	$(PY) -m pytest -n 2 --dist loadgroup -q tests
 
-## JupyterLab on the course, for a learner
+## JupyterLab on the course, with nbgrader's extensions on: the Validate button and the Nbgrader menu
+## (assignment list, formgrader). nbgrader 0.9 ships them as the lab extension @jupyter/nbgrader and four
+## server extensions, enabled here for this server whatever the environment's config says. The server runs
+## in the course root (nbgrader reads ./nbgrader_config.py and the course must sit inside the server root);
+## the file browser opens on notebooks/.
 lab: setup
-	$(VENV)/bin/jupyter lab --notebook-dir=. notebooks
+	$(VENV)/bin/jupyter labextension enable --level=sys_prefix @jupyter/nbgrader
+	cd $(CURDIR) && $(VENV)/bin/jupyter lab --ServerApp.root_dir=$(CURDIR) --LabApp.default_url=/lab/tree/notebooks \
+	  $(foreach e,formgrader validate_assignment assignment_list course_list,\
+	    --ServerApp.jpserver_extensions nbgrader.server_extensions.$(e)=True) \
+	  $(if $(filter 0,$(shell id -u)),--allow-root)
 
 release: setup
 	$(PY) -m autograder release

@@ -42,6 +42,12 @@ def _cmd_check(args) -> int:
     return check.exit_code(result)
 
 
+def _cmd_progress(args) -> int:
+    from . import progress
+
+    return progress.progress_command(args)
+
+
 def _cmd_grade(args) -> int:
     from . import gradebook
 
@@ -84,6 +90,21 @@ def build_parser() -> argparse.ArgumentParser:
                    help="also run the hidden tests from solutions/ (their source is never shown)")
     s.add_argument("--seed", type=int, default=None, help="seed for hidden-test inputs (default: fixed)")
     s.set_defaults(func=_cmd_check)
+
+    s = sub.add_parser("progress", help="report every exercise of every notebook (for self-study)",
+                       description="Check every notebook (notebooks/*/*.ipynb, or those in PATH) and print which "
+                                   "exercises pass, fail (with the test's message and the concept and notebook "
+                                   "section to revisit) or are not attempted. Notebooks with no answer changed "
+                                   "are reported as not attempted without running them. Exit 0 when all passed, "
+                                   "1 when something failed, 3 when nothing failed but some exercises are not "
+                                   "attempted.")
+    s.add_argument("path", nargs="?", default=None,
+                   help="a notebook, or a folder of notebooks (default: the course's notebooks/)")
+    s.add_argument("--hidden", action="store_true",
+                   help="also run the hidden tests from solutions/: failures name the concept and section, "
+                        "the tests' source and expected values are never shown")
+    s.add_argument("--seed", type=int, default=None, help="seed for hidden-test inputs (default: fixed)")
+    s.set_defaults(func=_cmd_progress)
 
     s = sub.add_parser("grade", help="autograde submissions into the nbgrader gradebook (for instructors)",
                        description="Autograde submitted/STUDENT/ASSIGNMENT/*.ipynb into gradebook.db and "

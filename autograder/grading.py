@@ -316,12 +316,31 @@ def score(exercises: list[course.Exercise], got: dict[str, dict], refs: dict[str
     return results
 
 
+def pristine_release(solution: nbformat.NotebookNode, root: Path) -> nbformat.NotebookNode:
+    """The learner notebook as ``nbgrader generate_assignment`` makes it from ``solution`` (sources and
+    grading metadata, without checksums), built in memory with nbgrader's own preprocessors.
+
+    Grading compares with this, never with a file in ``notebooks/``: learners edit their copy there
+    in place, and an edited copy must not become the template it is judged against.
+    """
+    from nbgrader.preprocessors import ClearHiddenTests, ClearSolutions
+    from traitlets.config.loader import PyFileConfigLoader
+
+    from . import nbfmt
+
+    cfg = PyFileConfigLoader("nbgrader_config.py", path=str(root)).load_config()
+    nb = nbformat.from_dict(copy.deepcopy(solution))
+    nb, resources = ClearSolutions(config=cfg).preprocess(nb, {})
+    nb, _ = ClearHiddenTests(config=cfg).preprocess(nb, resources)
+    return nbfmt.normalize(nb)
+
+
 def grade_notebook(student_path: Path, assignment: course.Assignment, notebook: str, *, student_id: str,
                    seed: int, refs: dict[str, dict] | None, limits: Limits | None = None, sandbox=None,
                    hidden: bool = True) -> tuple[NotebookResult, nbformat.NotebookNode | None]:
     """Grade one submitted notebook; return its result and the executed notebook."""
-    release = course.read(assignment.release(notebook))
     solution = course.read(assignment.solution(notebook))
+    release = pristine_release(solution, assignment.root)
     exercises = course.exercises(solution)
     result = NotebookResult(student_id, assignment.name, notebook, seed=seed)
     raw = student_path.read_bytes() if student_path.is_file() and not student_path.is_symlink() else b""
@@ -339,7 +358,7 @@ def grade_notebook(student_path: Path, assignment: course.Assignment, notebook: 
         work = Path(tmp) / "work"
         work.mkdir()
         copy_support_files(student_path.parent, work)
-        copy_support_files(assignment.release_dir, work)
+        copy_support_files(assignment.solution_dir, work)  # what the release ships beside the notebook
         res: ExecResult = execute(merged, work,
                                   env={"AUTOGRADER_MODE": "record", "AUTOGRADER_SEED": str(seed)},
                                   limits=limits, sandbox=sandbox)
