@@ -38,7 +38,8 @@ def _bf16_supported() -> bool:
     return torch.cuda.is_available() and torch.cuda.is_bf16_supported()
 
 
-needs_bf16 = pytest.mark.skipif(not _bf16_supported(), reason="this GPU has no bfloat16 support")
+needs_bf16 = pytest.mark.skipif(torch.cuda.is_available() and not _bf16_supported(),
+                               reason="this GPU has no bfloat16 support")
 
 
 @pytest.fixture(scope="module")

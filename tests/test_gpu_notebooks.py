@@ -8,7 +8,8 @@ them to ``obs.device``, give every answer variant the same verdict as on the CPU
 
 import pytest
 
-from test_notebooks import NOTEBOOKS, test_notebook
+import test_notebooks
+from test_notebooks import NOTEBOOKS
 
 torch = pytest.importorskip("torch")
 
@@ -18,4 +19,4 @@ pytestmark = [pytest.mark.gpu, pytest.mark.slow,
 
 @pytest.mark.parametrize("assignment,notebook", NOTEBOOKS, ids=[n for _, n in NOTEBOOKS])
 def test_notebook_on_gpu(assignment, notebook):
-    test_notebook(assignment, notebook)
+    test_notebooks.test_notebook(assignment, notebook)
