@@ -142,6 +142,15 @@ class Sandbox:
         if gpu:
             gpu += ["--ro-bind", "/sys", "/sys"]
         work = str(self.workdir)
+        # parents of the writable folders, traversable by the sandbox user (bwrap would make them 0700)
+        parents = []
+        for target in (self.workdir, self.conn_dir):
+            for d in reversed(list(Path(target).parents)):
+                if str(d) not in ("/", "/tmp") and str(d) not in parents and not str(d).startswith(("/usr", "/etc")):
+                    parents.append(str(d))
+        mkw = []
+        for d in parents:
+            mkw += ["--perms", "0755", "--dir", d]
         outer = [
             "bwrap", "--die-with-parent", "--new-session",
             "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
@@ -153,6 +162,7 @@ class Sandbox:
             *mk, *ro,
             "--proc", "/proc", "--dev", "/dev", *gpu,
             "--size", str(self.tmp_size_mb << 20), "--perms", "1777", "--tmpfs", "/tmp",
+            *mkw,
             "--bind", work, work,
             "--bind", str(self.conn_dir), str(self.conn_dir),
             "--chdir", work,

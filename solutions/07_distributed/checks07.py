@@ -1,0 +1,110 @@
+"""Drivers the tests of notebook 07 run on every rank: they set a scene, call your answer, report.
+
+Each driver loads your answer file by path (a fresh module every time, so an edited
+file is always re-read) and returns plain data that ``distlab.run`` brings back to
+the notebook.  Nothing here is an exercise answer.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+import time
+
+import torch
+import torch.distributed as dist
+import torch.nn as nn
+import torch.nn.functional as F
+from torch.distributed.algorithms.ddp_comm_hooks import default_hooks
+from torch.nn.parallel import DistributedDataParallel as DDP
+
+import distlab
+
+
+def flat(model: nn.Module) -> torch.Tensor:
+    """All parameters of ``model`` in one 1-D CPU tensor."""
+    return torch.cat([p.detach().reshape(-1).cpu() for p in model.parameters()])
+
+
+def _sgd_like_step(ddp_model, optimizer, x, y):
+    optimizer.zero_grad()
+    F.mse_loss(ddp_model(x), y).backward()
+    optimizer.step()
+
+
+def checkpoint_run(answer_file, model, batches, lr, path, probe_barrier=False):
+    """Exercise 7.3: train 2 steps (DDP + Adam), save_checkpoint, then resume on every rank.
+
+    The resumed model starts from a *different* random init on each rank and with a
+    fresh Adam, calls load_checkpoint, is wrapped in DDP and takes one more step on
+    ``batches[2]``; the original run takes the same step uninterrupted.  Returns how
+    many times this rank called ``torch.save``, whether the file existed when
+    ``save_checkpoint`` returned here, the step ``load_checkpoint`` returned, and
+    both sets of parameters.
+
+    With ``probe_barrier``, rank 0 holds its ``torch.save`` until rank 1 has
+    returned from ``save_checkpoint`` (at most 1.5 s): a rank that returns before
+    the file is written is then seen doing so, every time.
+    """
+    rank = dist.get_rank()
+    fresh = copy.deepcopy(model)
+    saves = [0]
+    flag = path + ".rank1-returned"
+    real_save = torch.save
+
+    def counting_save(*args, **kwargs):
+        saves[0] += 1
+        if probe_barrier and rank == 0:
+            deadline = time.monotonic() + 1.5
+            while not os.path.exists(flag) and time.monotonic() < deadline:
+                time.sleep(0.01)
+        return real_save(*args, **kwargs)
+
+    torch.save = counting_save  # before loading the answer, so that `from torch import save` is counted too
+    try:
+        answer = distlab.load(answer_file)
+        ddp = DDP(model)
+        opt = torch.optim.Adam(ddp.parameters(), lr=lr)
+        for x, y in batches[:2]:
+            _sgd_like_step(ddp, opt, x, y)
+        answer.save_checkpoint(ddp, opt, 2, path)
+        exists_on_return = os.path.exists(path)
+        if rank == 1:
+            open(flag, "w").close()
+    finally:
+        torch.save = real_save
+    dist.barrier()  # the driver's own barrier: from here on the file is complete whatever the answer did
+
+    with torch.no_grad():  # a different start on every rank: only loading can make them agree
+        gen = torch.Generator().manual_seed(1000 + rank)
+        for p in fresh.parameters():
+            p.copy_(torch.randn(p.shape, generator=gen, dtype=p.dtype))
+    opt2 = torch.optim.Adam(fresh.parameters(), lr=lr)
+    step = answer.load_checkpoint(fresh, opt2, path)
+    ddp2 = DDP(fresh)
+    x, y = batches[2]
+    _sgd_like_step(ddp2, opt2, x, y)
+    _sgd_like_step(ddp, opt, x, y)  # the uninterrupted run
+    return {"saves": saves[0], "exists_on_return": exists_on_return, "step": step,
+            "resumed": flat(fresh), "uninterrupted": flat(model)}
+
+
+def accumulation_run(answer_file, model, steps, lr):
+    """Exercise 7.4: wrap ``model`` in DDP with a hook that counts gradient all-reduces, then call
+    ``accumulation_step`` once per item of ``steps`` (a list of micro-batch lists).
+
+    Returns the values ``accumulation_step`` returned and the number of all-reduces
+    (DDP hands each gradient bucket to the hook; a small model has one bucket).
+    """
+    answer = distlab.load(answer_file)
+    ddp = DDP(model)
+    calls = [0]
+
+    def counting_allreduce(state, bucket):
+        calls[0] += 1
+        return default_hooks.allreduce_hook(state, bucket)
+
+    ddp.register_comm_hook(None, counting_allreduce)
+    opt = torch.optim.SGD(ddp.parameters(), lr=lr)
+    returned = [answer.accumulation_step(ddp, opt, micro) for micro in steps]
+    return {"returned": [float(v) for v in returned], "allreduces": calls[0]}

@@ -1,0 +1,15 @@
+%%writefile sharding.py
+# wrong: shuffle=False in the sampler, so the order never changes
+import torch
+from torch.utils.data import DataLoader
+from torch.utils.data.distributed import DistributedSampler
+
+
+def epoch_samples(dataset, batch_size, epochs, seed):
+    sampler = DistributedSampler(dataset, shuffle=False, seed=seed)
+    loader = DataLoader(dataset, batch_size=batch_size, sampler=sampler)
+    seen = []
+    for epoch in range(epochs):
+        sampler.set_epoch(epoch)
+        seen.append(torch.cat([b for b in loader]))
+    return seen

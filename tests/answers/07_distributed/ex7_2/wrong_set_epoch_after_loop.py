@@ -1,0 +1,15 @@
+%%writefile sharding.py
+# wrong: calls set_epoch after iterating, so epoch 1 replays epoch 0's order
+import torch
+from torch.utils.data import DataLoader
+from torch.utils.data.distributed import DistributedSampler
+
+
+def epoch_samples(dataset, batch_size, epochs, seed):
+    sampler = DistributedSampler(dataset, shuffle=True, seed=seed)
+    loader = DataLoader(dataset, batch_size=batch_size, sampler=sampler)
+    seen = []
+    for epoch in range(epochs):
+        seen.append(torch.cat([b for b in loader]))
+        sampler.set_epoch(epoch)
+    return seen

@@ -1,0 +1,16 @@
+%%writefile ckpt.py
+# wrong: no barrier, so rank 1 goes on before rank 0 has written the file
+import torch
+import torch.distributed as dist
+
+
+def save_checkpoint(ddp_model, optimizer, step, path):
+    if dist.get_rank() == 0:
+        torch.save({"model": ddp_model.module.state_dict(), "optimizer": optimizer.state_dict(), "step": step}, path)
+
+
+def load_checkpoint(model, optimizer, path):
+    state = torch.load(path, map_location=next(model.parameters()).device, weights_only=True)
+    model.load_state_dict(state["model"])
+    optimizer.load_state_dict(state["optimizer"])
+    return state["step"]
