@@ -58,7 +58,10 @@ def load_result(root: Path, job: Job) -> grading.NotebookResult | None:
         data = json.loads(p.read_text())
         if data.get("key") != job.key:
             return None
-        return grading.NotebookResult.from_json(json.dumps(data["result"]))
+        result = grading.NotebookResult.from_json(json.dumps(data["result"]))
+        if (result.error or "").startswith("grader error"):
+            return None  # the grader's own fault, not the submission's: try again
+        return result
     except (OSError, ValueError, KeyError, TypeError):
         return None
 

@@ -3,7 +3,7 @@
 The kernel process tree gets (see docs/security.md):
 
 * its own mount namespace holding only read-only system directories, the Python
-  installation and the ``autograder`` package, a private ``/tmp`` of bounded size,
+  installation and the ``autograder`` package, a private ``/tmp`` and ``/dev/shm`` of bounded size,
   and read-write the one working directory of the submission being graded (no
   course directory, gradebook, ``solutions/`` or other submissions);
 * its own pid, network (loopback only), ipc and uts namespaces, and a new session;
@@ -161,6 +161,8 @@ class Sandbox:
             "--ro-bind", "/etc", "/etc",
             *mk, *ro,
             "--proc", "/proc", "--dev", "/dev", *gpu,
+            # shared memory for DataLoader workers and multiprocessing, bounded like /tmp
+            "--size", str(self.tmp_size_mb << 20), "--perms", "1777", "--tmpfs", "/dev/shm",
             "--size", str(self.tmp_size_mb << 20), "--perms", "1777", "--tmpfs", "/tmp",
             *mkw,
             "--bind", work, work,

@@ -4,7 +4,7 @@ For every assignment, four learners:
 
 * ``alice`` — complete: every answer is a correct variant written differently from the reference;
 * ``bob`` — partial: the first half of the exercises answered correctly, the rest untouched;
-* ``carol`` — a typical bug: all correct except one exercise, which holds a classic wrong answer;
+* ``carol`` — a typical bug: all correct except the last exercise, which holds a classic wrong answer;
 * ``dave`` — crashes: the first exercise correct, then an answer cell that kills the kernel
   (``os._exit``), so everything after it cannot run.
 
@@ -52,7 +52,8 @@ def build() -> dict:
             plans["alice"] = {ex.id: variant(name, ex, "correct") or reference(ex) for ex in exs}
             half = max(1, len(exs) // 2)
             plans["bob"] = {ex.id: plans["alice"][ex.id] for ex in exs[:half]}
-            buggy = next((ex for ex in exs if variant(name, ex, "wrong")), exs[-1])
+            # the last exercise with a classic wrong answer: later exercises may build on earlier ones
+            buggy = next((ex for ex in reversed(exs) if variant(name, ex, "wrong")), exs[-1])
             plans["carol"] = dict(plans["alice"])
             plans["carol"][buggy.id] = variant(name, buggy, "wrong") or "raise ValueError('bug')\n"
             plans["dave"] = {exs[0].id: plans["alice"][exs[0].id]}

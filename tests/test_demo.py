@@ -46,3 +46,29 @@ def test_demo_grades_samples_as_deserved(course_dir):
     assert again.returncode == 0, again.stderr[-2000:]
     assert f"{len(expected)} notebook(s) already graded and unchanged: kept" in again.stdout
     assert "graded 0 notebook(s)" in again.stdout
+
+
+@pytest.mark.slow
+def test_every_solution_earns_full_marks_in_the_sandbox(course_dir):
+    """The whole course through the real pipeline: the sandbox, the reference run, the judge, the gradebook.
+
+    (tests/test_notebooks.py runs every notebook in a plain kernel; this catches what only the
+    sandbox changes: file permissions, /dev/shm, no network, another user id.)"""
+    import shutil
+
+    from autograder import course, sandbox
+
+    if not sandbox.available():
+        pytest.skip("needs bubblewrap and root (make setup)")
+    subs = course_dir / "reference_submissions"
+    for a in course.assignments(course_dir):
+        shutil.copytree(a.solution_dir, subs / "reference" / a.name,
+                        ignore=shutil.ignore_patterns("*.py", "__pycache__"))
+    out = run_tool([sys.executable, "-m", "autograder", "grade", "--submissions", str(subs), "--workers", "2"],
+                   course_dir)
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    rows = [l for l in out.stdout.splitlines() if l.startswith("reference ")]
+    assert len(rows) == len(course.assignments(course_dir)), out.stdout[-3000:]
+    for line in rows:
+        score, total = line.split()[2].split("/")
+        assert score == total, line
