@@ -125,7 +125,7 @@ class Sandbox:
             seen.add(path)
             parent = Path(path).parent
             for d in reversed([parent, *parent.parents]):
-                if str(d) not in ("/",) and str(d) not in dirs and not str(d).startswith(("/usr", "/etc")):
+                if str(d) not in ("/", "/tmp") and str(d) not in dirs and not str(d).startswith(("/usr", "/etc")):
                     dirs.append(str(d))
             ro.extend(["--ro-bind", path, path])
 
@@ -150,7 +150,8 @@ class Sandbox:
                     parents.append(str(d))
         mkw = []
         for d in parents:
-            mkw += ["--perms", "0755", "--dir", d]
+            if d not in dirs:
+                mkw += ["--perms", "0755", "--dir", d]
         outer = [
             "bwrap", "--die-with-parent", "--new-session",
             "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
@@ -159,12 +160,12 @@ class Sandbox:
             "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64",
             "--symlink", "usr/bin", "/bin", "--symlink", "usr/sbin", "/sbin",
             "--ro-bind", "/etc", "/etc",
-            *mk, *ro,
             "--proc", "/proc", "--dev", "/dev", *gpu,
             # shared memory for DataLoader workers and multiprocessing, bounded like /tmp
             "--size", str(self.tmp_size_mb << 20), "--perms", "1777", "--tmpfs", "/dev/shm",
             "--size", str(self.tmp_size_mb << 20), "--perms", "1777", "--tmpfs", "/tmp",
-            *mkw,
+            # after /tmp is mounted, so that a Python or course under /tmp stays visible
+            *mk, *ro, *mkw,
             "--bind", work, work,
             "--bind", str(self.conn_dir), str(self.conn_dir),
             "--chdir", work,
