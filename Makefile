@@ -51,6 +51,7 @@ gpu-tier: setup
 
 ## grading throughput against stock nbgrader; results in benchmarks/results/ and docs/benchmarks.md
 benchmark: setup
+	$(PY) benchmarks/notebooks.py
 	$(PY) benchmarks/grading.py
 
 clean:
