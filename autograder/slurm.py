@@ -27,8 +27,21 @@ class TimeLimitReached(BaseException):
     """Slurm's warning signal before the time limit (a BaseException, so no worker code swallows it)."""
 
 
+class JobCancelled(BaseException):
+    """SIGTERM from Slurm: the task was cancelled (scancel, preemption)."""
+
+
+_cancelled = False
+
+
 def _on_time_limit(signum, frame):
     raise TimeLimitReached()
+
+
+def _on_cancel(signum, frame):
+    global _cancelled
+    _cancelled = True
+    raise JobCancelled()
 
 
 def run_chunk(jobs: list, outdir: str) -> int:
@@ -38,16 +51,23 @@ def run_chunk(jobs: list, outdir: str) -> int:
     out = Path(outdir)
     out.mkdir(parents=True, exist_ok=True)
     signal.signal(signal.SIGUSR2, _on_time_limit)
+    signal.signal(signal.SIGTERM, _on_cancel)
     timed_out = False
     for job in jobs:
         if timed_out:
             payload = failed_payload(job, "the Slurm job hit its time limit before this notebook")
+        elif _cancelled:
+            payload = failed_payload(job, "the Slurm job was cancelled before this notebook")
         else:
             try:
                 payload = run_job(job)
             except TimeLimitReached:
                 timed_out = True
                 payload = failed_payload(job, "the Slurm job hit its time limit")
+            except JobCancelled:
+                payload = failed_payload(job, "the Slurm job was cancelled")
+            if _cancelled:  # the kernel may die of the same signal before the grader hears it
+                payload = failed_payload(job, "the Slurm job was cancelled")
         data = {"result": payload[0], "executed": payload[1],
                 "node": os.uname().nodename, "cuda_visible_devices": os.environ.get("CUDA_VISIBLE_DEVICES"),
                 "slurm_job_id": os.environ.get("SLURM_JOB_ID")}
