@@ -121,7 +121,7 @@ def env(tmp_path_factory):
     course = copy_course(base / "course")
     index = prepare_course(course)
     shutil.rmtree(ARTIFACTS, ignore_errors=True)
-    ARTIFACTS.mkdir(parents=True)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     Steps.t0 = time.monotonic()
     # the instructor's grading runs while the learner works in the browser
     grade_log = open(base / "grade.log", "w+")

@@ -1,5 +1,6 @@
 """Packaging: pyproject.toml and environment.yml list the same packages; the CLI documents itself."""
 
+import os
 import re
 import subprocess
 import sys
@@ -34,3 +35,15 @@ def test_ci_runs_the_readme_test_command():
     readme = (ROOT / "README.md").read_text()
     assert "make test" in readme and "make demo" in readme
     assert "make test" in (ROOT / ".ci" / "run").read_text()
+
+
+@pytest.mark.xdist_group("setup-guard")
+def test_xdist_groups_are_honoured(request):
+    """The browser, security and Slurm modules each share one server or cluster per module and
+    rely on ``--dist loadgroup`` keeping a group on one worker; some pytest releases make
+    pytest-xdist drop the group silently, and the modules then race each other."""
+    if os.environ.get("PYTEST_XDIST_WORKER") is None:
+        pytest.skip("not running under pytest-xdist")
+    assert request.node.nodeid.endswith("@setup-guard"), (
+        f"pytest-xdist did not apply the xdist_group mark (node id {request.node.nodeid!r}); "
+        "this pytest release breaks --dist loadgroup: keep the pin in pyproject.toml")
