@@ -131,6 +131,8 @@ def execute(nb: nbformat.NotebookNode, cwd: os.PathLike, *, env: dict[str, str] 
         allow_errors=True,
         interrupt_on_timeout=False,
         record_timing=False,
+        # every output is in by now: kill the kernel instead of waiting for it to wind down
+        shutdown_kernel="immediate",
         extra_arguments=KERNEL_ARGS,
         resources={"metadata": {"path": str(cwd)}},
         **km_kwargs,

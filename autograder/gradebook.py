@@ -134,12 +134,30 @@ def run_job(job: Job) -> tuple[str, str | None]:
             raise RuntimeError(job.refs)
         result, executed = grading.grade_notebook(Path(job.path), assignment, job.notebook, student_id=job.student,
                                                   seed=job.seed, refs=job.refs, limits=Limits.from_env(),
-                                                  sandbox=make_sandbox(job.sandbox))
+                                                  sandbox=make_sandbox(job.sandbox),
+                                                  compile_cache=grading.compile_cache_store(
+                                                      root / ".autograder" / "reference", assignment, job.notebook))
     except Exception as exc:  # a grader fault must still leave a recorded result
         why = str(exc) if str(exc).startswith("grader error") else \
             f"grader error: {type(exc).__name__}: {str(exc)[:300]}"
         return failed_payload(job, why)
     return result.to_json(), (nbformat.writes(executed) if executed is not None else None)
+
+
+def reference_job(root: str, assignment: str, notebook: str, seed: int, sandbox: bool) -> dict | str:
+    """Run one notebook's reference solution (in a worker); its observations, or why there are none."""
+    print(f"reference run: {assignment}/{notebook} (seed {seed})", flush=True)
+    start = time.monotonic()
+    try:
+        refs = grading.run_reference(course.Assignment(assignment, Path(root)), notebook, seed,
+                                     limits=Limits.from_env(), sandbox=make_sandbox(sandbox),
+                                     cache_dir=Path(root) / ".autograder" / "reference")
+    except Exception as exc:  # recorded for every submission of that notebook; the batch goes on
+        why = f"grader error: the reference solution could not be run ({str(exc)[:300]})"
+        print(why, file=sys.stderr, flush=True)
+        return why
+    print(f"reference ready: {assignment}/{notebook} in {time.monotonic() - start:.1f} s", flush=True)
+    return refs
 
 
 # ---------------------------------------------------------------- writer side
@@ -284,19 +302,7 @@ def grade_command(args) -> int:
         job = Job(str(root), a.name, nb, student, str(path), seed, None, sandbox_on, job_key(root, a, nb, path))
         prior = None if args.force else load_result(root, job)
         (done if prior else jobs).append((job, prior))
-    refs: dict[tuple[str, str], dict | str] = {}
-    for job, _ in jobs:
-        k = (job.assignment, job.notebook)
-        if k not in refs:
-            print(f"reference run: {job.assignment}/{job.notebook} (seed {seed})", flush=True)
-            try:
-                refs[k] = grading.run_reference(course.Assignment(job.assignment, root), job.notebook, seed,
-                                                limits=Limits.from_env(), sandbox=make_sandbox(sandbox_on),
-                                                cache_dir=root / ".autograder" / "reference")
-            except Exception as exc:  # recorded for every submission of that notebook; the batch goes on
-                refs[k] = f"grader error: the reference solution could not be run ({str(exc)[:300]})"
-                print(refs[k], file=sys.stderr)
-        job.refs = refs[k]
+    ref_keys = sorted({(job.assignment, job.notebook) for job, _ in jobs})
     results = {(j.student, j.assignment, j.notebook): r for j, r in done}
     if done:
         print(f"{len(done)} notebook(s) already graded and unchanged: kept")
@@ -321,10 +327,15 @@ def grade_command(args) -> int:
     if getattr(args, "backend", "local") == "slurm" and pending:
         from . import slurm
 
+        refs = {k: reference_job(str(root), *k, seed, sandbox_on) for k in ref_keys}  # here, before submitting
+        for job in pending:
+            job.refs = refs[(job.assignment, job.notebook)]
         slurm.grade(pending, args, root / ".autograder" / "submitit", finish, failed_payload)
         workers = int(args.array_parallelism)
     elif workers == 1 or len(pending) <= 1:
+        refs = {k: reference_job(str(root), *k, seed, sandbox_on) for k in ref_keys}
         for job in pending:
+            job.refs = refs[(job.assignment, job.notebook)]
             finish(job, run_job(job))
     else:
         ctx = multiprocessing.get_context("spawn")
@@ -333,14 +344,34 @@ def grade_command(args) -> int:
             slots.put(slot)
         with cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=pin_worker,
                                     initargs=(slots,)) as pool:
-            futures = {pool.submit(run_job, job): job for job in pending}
-            for fut in cf.as_completed(futures):
-                job = futures[fut]
-                try:
-                    payload = fut.result()
-                except Exception as exc:  # the worker process itself died
-                    payload = failed_payload(job, f"grader error: worker died ({type(exc).__name__})")
-                finish(job, payload)
+            # the reference runs go through the pool too; each notebook's submissions follow its reference
+            waiting: dict[tuple[str, str], list[Job]] = {}
+            for job in pending:
+                waiting.setdefault((job.assignment, job.notebook), []).append(job)
+            ref_futures = {pool.submit(reference_job, str(root), *k, seed, sandbox_on): k for k in ref_keys}
+            futures: dict = {}
+            live = set(ref_futures)
+            while live:
+                finished, live = cf.wait(live, return_when=cf.FIRST_COMPLETED)
+                for fut in finished:
+                    if fut in ref_futures:
+                        k = ref_futures[fut]
+                        try:
+                            refs = fut.result()
+                        except Exception as exc:  # the worker process itself died
+                            refs = f"grader error: the reference run's worker died ({type(exc).__name__})"
+                        for job in waiting.pop(k, []):
+                            job.refs = refs
+                            nxt = pool.submit(run_job, job)
+                            futures[nxt] = job
+                            live.add(nxt)
+                        continue
+                    job = futures.pop(fut)
+                    try:
+                        payload = fut.result()
+                    except Exception as exc:  # the worker process itself died
+                        payload = failed_payload(job, f"grader error: worker died ({type(exc).__name__})")
+                    finish(job, payload)
     bar.close()
     print(table(results.values()))
     print(f"graded {len(jobs)} notebook(s) in {time.monotonic() - start:.1f} s with {workers} worker(s)")

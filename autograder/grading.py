@@ -260,9 +260,48 @@ def verdict(entry: dict, reference: dict | None) -> tuple[bool, str, str]:
     return False, v.message(), "; ".join(sorted({c.hint for c in v.failures() if c.hint}))
 
 
+COMPILE_CACHE = ".compile-cache"  # torch.compile's on-disk caches, inside a run's working folder
+
+
+def compile_cache_env(work: Path) -> dict[str, str]:
+    """Point Inductor's and Triton's caches into the run's own folder (the sandbox's /tmp is private)."""
+    base = Path(work) / COMPILE_CACHE
+    return {"TORCHINDUCTOR_CACHE_DIR": str(base / "inductor"), "TRITON_CACHE_DIR": str(base / "triton")}
+
+
+def compile_cache_store(cache_dir: Path, assignment: course.Assignment, notebook: str) -> Path:
+    """Where the reference run's compiled kernels are kept, by solution content."""
+    key = sha(assignment.solution(notebook).read_bytes())[:16]
+    return Path(cache_dir) / "compile" / assignment.name / f"{notebook}-{key}"
+
+
+def _copy_regular_files(src: Path, dest: Path) -> None:
+    """Copy a folder's regular files and folders; links (and anything else) are left out, never followed."""
+    def skip(folder, names):
+        return [n for n in names if os.path.islink(os.path.join(folder, n))
+                or not (os.path.isfile(os.path.join(folder, n)) or os.path.isdir(os.path.join(folder, n)))]
+
+    shutil.copytree(src, dest, ignore=skip)
+
+
+def seed_compile_cache(work: Path, store: Path | None) -> None:
+    """Give a run a private copy of the reference's compile cache, so that it does not recompile what
+    the notebook's own code compiles.  Each run gets its own copy: nothing it writes reaches another."""
+    dest = Path(work) / COMPILE_CACHE
+    if dest.is_symlink() or dest.is_file():
+        dest.unlink()
+    shutil.rmtree(dest, ignore_errors=True)
+    if store is not None and store.is_dir():
+        _copy_regular_files(store, dest)
+
+
 def run_reference(assignment: course.Assignment, notebook: str, seed: int, limits: Limits | None = None,
                   sandbox=None, cache_dir: Path | None = None) -> dict[str, dict]:
-    """Observations of the reference solution on ``seed``, per exercise (cached by content and seed)."""
+    """Observations of the reference solution on ``seed``, per exercise (cached by content and seed).
+
+    Sandboxed and with ``cache_dir``, the compile caches the solution leaves behind are kept
+    too (:func:`compile_cache_store`), for the graded runs of the same notebook.
+    """
     sol_path = assignment.solution(notebook)
     key = sha(sol_path.read_bytes() + f"/{seed}".encode())[:24]
     cache = (cache_dir / f"{notebook}-{key}.json") if cache_dir else None
@@ -270,10 +309,21 @@ def run_reference(assignment: course.Assignment, notebook: str, seed: int, limit
         return json.loads(cache.read_text())
     solution = course.read(sol_path)
     exercises = course.exercises(solution)
-    with tempfile.TemporaryDirectory(prefix="reference-") as tmp:
+    store = compile_cache_store(cache_dir, assignment, notebook) if cache_dir and sandbox is not None else None
+    with tempfile.TemporaryDirectory(prefix="reference-", dir=sandbox.tmp_parent() if sandbox else None) as tmp:
         copy_support_files(assignment.solution_dir, Path(tmp))
-        res = execute(solution, tmp, env={"AUTOGRADER_MODE": "record", "AUTOGRADER_SEED": str(seed)},
+        seed_compile_cache(Path(tmp), store)
+        # unsandboxed, torch's own cache under /tmp is shared and warm already
+        cc = compile_cache_env(Path(tmp)) if sandbox is not None else {}
+        res = execute(solution, tmp, env={"AUTOGRADER_MODE": "record", "AUTOGRADER_SEED": str(seed), **cc},
                       limits=limits, sandbox=sandbox)
+        made = Path(tmp) / COMPILE_CACHE
+        if store is not None and not res.error and made.is_dir() and any(made.rglob("*")):
+            staging = store.with_name(f"{store.name}.{os.getpid()}.tmp")
+            shutil.rmtree(staging, ignore_errors=True)
+            _copy_regular_files(made, staging)
+            shutil.rmtree(store, ignore_errors=True)
+            os.replace(staging, store)
     got = collect(res.nb, exercises)
     refs = {}
     for ex in exercises:
@@ -337,8 +387,12 @@ def pristine_release(solution: nbformat.NotebookNode, root: Path) -> nbformat.No
 
 def grade_notebook(student_path: Path, assignment: course.Assignment, notebook: str, *, student_id: str,
                    seed: int, refs: dict[str, dict] | None, limits: Limits | None = None, sandbox=None,
-                   hidden: bool = True) -> tuple[NotebookResult, nbformat.NotebookNode | None]:
-    """Grade one submitted notebook; return its result and the executed notebook."""
+                   hidden: bool = True, compile_cache: Path | None = None
+                   ) -> tuple[NotebookResult, nbformat.NotebookNode | None]:
+    """Grade one submitted notebook; return its result and the executed notebook.
+
+    Sandboxed, the run gets a private copy of ``compile_cache``, the compiled kernels the
+    reference run left (:func:`compile_cache_store`)."""
     solution = course.read(assignment.solution(notebook))
     release = pristine_release(solution, assignment.root)
     exercises = course.exercises(solution)
@@ -354,13 +408,16 @@ def grade_notebook(student_path: Path, assignment: course.Assignment, notebook: 
     if not any(course.grade_id(c) in {course.grade_id(r) for r in release.cells if course.grade_id(r)}
                for c in student.cells):
         result.tampering.append(f"the notebook does not look like {assignment.name}/{notebook} (no matching cells)")
-    with tempfile.TemporaryDirectory(prefix="grade-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="grade-", dir=sandbox.tmp_parent() if sandbox else None) as tmp:
         work = Path(tmp) / "work"
         work.mkdir()
         copy_support_files(student_path.parent, work)
         copy_support_files(assignment.solution_dir, work)  # what the release ships beside the notebook
-        res: ExecResult = execute(merged, work,
-                                  env={"AUTOGRADER_MODE": "record", "AUTOGRADER_SEED": str(seed)},
+        cc = {}
+        if sandbox is not None:
+            seed_compile_cache(work, compile_cache)
+            cc = compile_cache_env(work)
+        res: ExecResult = execute(merged, work, env={"AUTOGRADER_MODE": "record", "AUTOGRADER_SEED": str(seed), **cc},
                                   limits=limits, sandbox=sandbox)
     result.error, result.seconds = res.error, res.seconds
     got = collect(res.nb, exercises)

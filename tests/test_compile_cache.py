@@ -1,0 +1,32 @@
+"""The compile cache a reference run leaves: each graded run gets a private copy, links left out."""
+
+from pathlib import Path
+
+from autograder import grading
+
+
+def test_each_run_gets_a_private_copy_without_links(tmp_path):
+    store = tmp_path / "store"
+    (store / "inductor" / "ab").mkdir(parents=True)
+    (store / "inductor" / "ab" / "kernel.py").write_text("compiled")
+    (store / "inductor" / "link").symlink_to("/etc/passwd")
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / grading.COMPILE_CACHE).mkdir()
+    (work / grading.COMPILE_CACHE / "planted-by-the-submission").write_text("x")
+    grading.seed_compile_cache(work, store)
+    copy = work / grading.COMPILE_CACHE
+    assert (copy / "inductor" / "ab" / "kernel.py").read_text() == "compiled"
+    assert not (copy / "inductor" / "link").exists() and not (copy / "inductor" / "link").is_symlink()
+    assert not (copy / "planted-by-the-submission").exists()
+    (copy / "inductor" / "ab" / "kernel.py").write_text("poisoned")
+    assert (store / "inductor" / "ab" / "kernel.py").read_text() == "compiled"
+    env = grading.compile_cache_env(work)
+    assert env["TORCHINDUCTOR_CACHE_DIR"].startswith(str(copy)) and env["TRITON_CACHE_DIR"].startswith(str(copy))
+
+
+def test_no_store_means_an_empty_cache(tmp_path):
+    grading.seed_compile_cache(tmp_path, None)
+    assert not (tmp_path / grading.COMPILE_CACHE).exists()
+    grading.seed_compile_cache(tmp_path, Path(tmp_path / "missing"))
+    assert not (tmp_path / grading.COMPILE_CACHE).exists()
