@@ -98,3 +98,18 @@ def test_without_the_zygote_each_kernel_gets_a_sandbox_of_its_own(monkeypatch):
     monkeypatch.setenv("AUTOGRADER_ZYGOTE", "0")
     seen, _, forked = run(LOOK)
     assert not forked and seen["tmp"] == [] and seen["sleepers"] == []
+
+
+def test_a_zygote_that_will_not_start_falls_back_to_a_sandbox_per_kernel(monkeypatch):
+    monkeypatch.delenv("AUTOGRADER_ZYGOTE", raising=False)
+
+    class Broken:
+        def __init__(self, slot):
+            raise sandbox.SandboxUnavailable("broken on purpose")
+
+    sandbox.shutdown_zygote()
+    monkeypatch.setattr(sandbox, "Zygote", Broken)
+    monkeypatch.setattr(sandbox, "_ZYGOTE_FAILED", 0)
+    seen, _, _ = run(LOOK)
+    assert seen["sleepers"] == [] and seen["tmp"] == []
+    assert sandbox._ZYGOTE_FAILED == os.getpid()  # and it does not try again for every kernel
