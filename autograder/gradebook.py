@@ -294,8 +294,11 @@ def grade_command(args) -> int:
         print("nothing to grade", file=sys.stderr)
         return 2
     sandbox_on = not args.no_sandbox
-    for name in sorted({a.name for a, *_ in todo}):
-        ensure_in_gradebook(root, name, db_url)
+    names = sorted({a.name for a, *_ in todo})
+
+    def register() -> None:  # before the first result is written
+        for name in names:
+            ensure_in_gradebook(root, name, db_url)
 
     jobs, done = [], []
     for a, nb, student, path in todo:
@@ -324,7 +327,11 @@ def grade_command(args) -> int:
         bar.update(1)
 
     pending = [job for job, _ in jobs]
-    if getattr(args, "backend", "local") == "slurm" and pending:
+    slurm_backend = getattr(args, "backend", "local") == "slurm"
+    pooled = not slurm_backend and workers > 1 and len(pending) > 1
+    if not pooled:
+        register()
+    if slurm_backend and pending:
         from . import slurm
 
         refs = {k: reference_job(str(root), *k, seed, sandbox_on) for k in ref_keys}  # here, before submitting
@@ -332,7 +339,7 @@ def grade_command(args) -> int:
             job.refs = refs[(job.assignment, job.notebook)]
         slurm.grade(pending, args, root / ".autograder" / "submitit", finish, failed_payload)
         workers = int(args.array_parallelism)
-    elif workers == 1 or len(pending) <= 1:
+    elif not pooled:
         refs = {k: reference_job(str(root), *k, seed, sandbox_on) for k in ref_keys}
         for job in pending:
             job.refs = refs[(job.assignment, job.notebook)]
@@ -349,6 +356,7 @@ def grade_command(args) -> int:
             for job in pending:
                 waiting.setdefault((job.assignment, job.notebook), []).append(job)
             ref_futures = {pool.submit(reference_job, str(root), *k, seed, sandbox_on): k for k in ref_keys}
+            register()  # while the workers run the references
             futures: dict = {}
             live = set(ref_futures)
             while live:
