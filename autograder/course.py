@@ -115,8 +115,8 @@ def exercises(nb) -> list[Exercise]:
             if nb.cells[j].cell_type == "markdown" and "Exercise" in nb.cells[j].source:
                 for line in nb.cells[j].source.splitlines():
                     if "Exercise" in line:
-                        # "Exercise 1.2 — Title      difficulty ●●○○ ..." -> "Exercise 1.2 — Title"
-                        e.title = re.split(r"\s{2,}|\s+difficulty", line.lstrip("#").strip())[0]
+                        # "Exercise 1.2 — Title · difficulty ●●○○ · ..." -> "Exercise 1.2 — Title"
+                        e.title = re.split(r"\s+·\s+difficulty|\s{2,}|\s+difficulty", line.lstrip("#").strip())[0]
                         break
                 break
     return [found[ex] for ex in order]

@@ -190,24 +190,28 @@ def autograded_notebook(executed: nbformat.NotebookNode, result: grading.Noteboo
     return executed
 
 
-def ensure_in_gradebook(root: Path, assignment: str, db_url: str) -> None:
-    """Make sure nbgrader's gradebook knows the assignment and its cells (generate_assignment writes them)."""
-    import tempfile
-
+def missing_from_gradebook(root: Path, assignments: list[str], db_url: str) -> list[str]:
+    """The assignments whose notebooks nbgrader's gradebook does not know yet."""
     from nbgrader.api import Gradebook, MissingEntry
 
+    missing = []
+    with Gradebook(db_url) as gb:
+        for name in assignments:
+            try:
+                known = {n.name for n in gb.find_assignment(name).notebooks}
+            except MissingEntry:
+                known = set()
+            if not set(course.Assignment(name, root).notebooks()) <= known:
+                missing.append(name)
+    return missing
+
+
+def ensure_in_gradebook(root: Path, assignments: str | list[str], db_url: str) -> None:
+    """Make sure nbgrader's gradebook knows the assignments and their cells (generate_assignment writes them)."""
     from . import release
 
-    a = course.Assignment(assignment, root)
-    with Gradebook(db_url) as gb:
-        try:
-            known = {n.name for n in gb.find_assignment(assignment).notebooks}
-        except MissingEntry:
-            known = set()
-    if set(a.notebooks()) <= known:
-        return
-    with tempfile.TemporaryDirectory() as tmp:
-        release.generate(assignment, root, Path(tmp), db_url=db_url)
+    names = [assignments] if isinstance(assignments, str) else list(assignments)
+    release.register(missing_from_gradebook(root, names, db_url), root, db_url)
 
 
 def write_result(root: Path, db_url: str, job: Job, result: grading.NotebookResult, executed_json: str | None) -> None:
@@ -297,8 +301,7 @@ def grade_command(args) -> int:
     names = sorted({a.name for a, *_ in todo})
 
     def register() -> None:  # before the first result is written
-        for name in names:
-            ensure_in_gradebook(root, name, db_url)
+        ensure_in_gradebook(root, names, db_url)
 
     jobs, done = [], []
     for a, nb, student, path in todo:

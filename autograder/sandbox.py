@@ -23,7 +23,6 @@ a sandbox of its own instead.
 
 from __future__ import annotations
 
-import asyncio
 import atexit
 import fcntl
 import json
@@ -135,8 +134,8 @@ class Sandbox:
                 kw["env"] = {"PATH": "/usr/bin:/bin"}
                 os.chmod(self.connection_file, 0o644)
                 if sandbox.zygote:
-                    try:
-                        proc = await asyncio.get_running_loop().run_in_executor(None, sandbox.fork_kernel)
+                    try:  # in this thread: the zygote must not belong to a short-lived helper thread
+                        proc = sandbox.fork_kernel()
                     except (OSError, RuntimeError) as exc:  # the grader's fault: use a sandbox of its own
                         print(f"autograder: kernel zygote unavailable ({exc}); starting the kernel in a "
                               "sandbox of its own", file=sys.stderr, flush=True)

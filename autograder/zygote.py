@@ -35,7 +35,9 @@ CLONE_NEWIPC = 0x08000000
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = 1, 2, 4, 32, 4096, 16384, 1 << 18
 PR_SET_DUMPABLE, PR_SET_NO_NEW_PRIVS = 4, 38
 
-PRELOAD = ("numpy", "torch", "tqdm.auto", "sklearn.datasets", "ipykernel.kernelapp")
+PRELOAD = ("numpy", "torch", "tqdm.auto", "sklearn.datasets", "ipykernel.kernelapp",
+           "matplotlib", "matplotlib.font_manager")
+INLINE = "module://matplotlib_inline.backend_inline"  # what ipykernel picks when MPLBACKEND is unset
 
 _libc = ctypes.CDLL(None, use_errno=True)
 
@@ -124,6 +126,8 @@ def _child(req: dict, ready_w: int) -> None:
                 warnings._setoption(opt)  # type: ignore[attr-defined]
             except warnings._OptionError:  # type: ignore[attr-defined]
                 pass
+    if "matplotlib" in sys.modules:  # imported before this kernel's environment was known
+        sys.modules["matplotlib"].rcParams["backend"] = os.environ.get("MPLBACKEND") or INLINE
     threads = os.environ.get("OMP_NUM_THREADS")
     if threads and threads.isdigit():
         import torch
@@ -168,6 +172,7 @@ def _reap() -> None:
 
 
 def serve() -> None:
+    os.environ.setdefault("MPLBACKEND", INLINE)
     for name in PRELOAD:
         try:
             __import__(name)

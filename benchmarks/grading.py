@@ -673,7 +673,9 @@ def install_timers(acc: Acc) -> list[str]:
             try:
                 return fn(root, assignment, db_url)
             finally:
-                acc.registration.append({"assignment": assignment, "seconds": time.perf_counter() - t})
+                label = assignment if isinstance(assignment, str) else \
+                    f"{len(assignment)} assignments at once"
+                acc.registration.append({"assignment": label, "seconds": time.perf_counter() - t})
         return inner
 
     wrap(grading, "run_reference", make_ref)
@@ -980,8 +982,8 @@ def render(res: dict) -> str:
         ref = b.get("reference_run_s", {})
         reg = b.get("gradebook_registration_s", {})
         L.append(f"Once per notebook and run: the reference run "
-                 f"({', '.join(f'{k} {v:.1f} s' for k, v in ref.items())}), and registering the assignment "
-                 f"in the gradebook (`nbgrader generate_assignment`: "
+                 f"({', '.join(f'{k} {v:.1f} s' for k, v in ref.items())}); once per run, registering the "
+                 f"assignments in the gradebook (nbgrader's `generate_assignment`, all in one process: "
                  f"{', '.join(f'{k} {v:.1f} s' for k, v in reg.items())}).")
         st = b.get("startup_s") or {}
         ks = b.get("kernel_start_alone_s") or {}
