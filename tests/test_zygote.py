@@ -59,7 +59,7 @@ for p in os.listdir("/proc"):
             procs.append(open(f"/proc/{p}/cmdline").read().replace("\0", " ").strip())
         except OSError:
             pass
-print(json.dumps({"tmp": sorted(n for n in os.listdir("/tmp") if not n.startswith(("autograder-", "tmp", ".ipython"))),
+print(json.dumps({"tmp": sorted(n for n in os.listdir("/tmp") if n == "planted"),
                   "shm": sorted(os.listdir("/dev/shm")),
                   "sysv": open("/proc/sysvipc/shm").read().splitlines()[1:],
                   "sleepers": [c for c in procs if "sleep(600)" in c]}))
