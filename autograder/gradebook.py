@@ -332,20 +332,18 @@ def grade_command(args) -> int:
     pending = [job for job, _ in jobs]
     slurm_backend = getattr(args, "backend", "local") == "slurm"
     pooled = not slurm_backend and workers > 1 and len(pending) > 1
-    if not pooled:
+    if not pooled:  # everything first, here (for Slurm: before submitting)
         register()
-    if slurm_backend and pending:
-        from . import slurm
-
-        refs = {k: reference_job(str(root), *k, seed, sandbox_on) for k in ref_keys}  # here, before submitting
-        for job in pending:
-            job.refs = refs[(job.assignment, job.notebook)]
-        slurm.grade(pending, args, root / ".autograder" / "submitit", finish, failed_payload)
-        workers = int(args.array_parallelism)
-    elif not pooled:
         refs = {k: reference_job(str(root), *k, seed, sandbox_on) for k in ref_keys}
         for job in pending:
             job.refs = refs[(job.assignment, job.notebook)]
+    if slurm_backend and pending:
+        from . import slurm
+
+        slurm.grade(pending, args, root / ".autograder" / "submitit", finish, failed_payload)
+        workers = int(args.array_parallelism)
+    elif not pooled:
+        for job in pending:
             finish(job, run_job(job))
     else:
         ctx = multiprocessing.get_context("spawn")

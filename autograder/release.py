@@ -1,4 +1,4 @@
-"""Generate the learner notebooks from ``solutions/`` with stock ``nbgrader generate_assignment``."""
+"""Generate the learner notebooks from ``solutions/`` with nbgrader's own ``generate_assignment``."""
 
 from __future__ import annotations
 
@@ -20,20 +20,7 @@ def tool_env() -> dict[str, str]:
     return env
 
 
-def generate(assignment: str, root: Path, release_dir: Path, db_url: str | None = None) -> None:
-    """Run ``nbgrader generate_assignment`` for one assignment into ``release_dir``, then normalize."""
-    cmd = [sys.executable, "-m", "nbgrader", "generate_assignment", assignment, "--force",
-           f"--CourseDirectory.release_directory={release_dir}", "--log-level=WARN"]
-    if db_url:
-        cmd.append(f"--CourseDirectory.db_url={db_url}")
-    proc = subprocess.run(cmd, cwd=root, capture_output=True, text=True, env=tool_env())
-    if proc.returncode != 0:
-        raise RuntimeError(f"nbgrader generate_assignment {assignment} failed:\n{proc.stdout}\n{proc.stderr}")
-    for nb in (release_dir / assignment).glob("*.ipynb"):
-        nbfmt.format_file(nb)
-
-
-_REGISTER = """
+_GENERATE = """
 import sys
 from traitlets.config import Config
 from traitlets.config.loader import PyFileConfigLoader
@@ -45,7 +32,8 @@ config = Config()
 config.merge(PyFileConfigLoader("nbgrader_config.py", path=root).load_config())
 config.CourseDirectory.root = root
 config.CourseDirectory.release_directory = release_dir
-config.CourseDirectory.db_url = db_url
+if db_url:
+    config.CourseDirectory.db_url = db_url
 api = NbGraderAPI(coursedir=CourseDirectory(config=config), config=config)
 for name in names:
     result = api.generate_assignment(name, force=True, create=True)
@@ -54,24 +42,34 @@ for name in names:
 """
 
 
-def register(names: list[str], root: Path, db_url: str) -> None:
-    """Enter assignments and their cells into the gradebook as ``nbgrader generate_assignment`` does,
-    with nbgrader's own code, in one process for all of them (the generated files are discarded)."""
+def generate(names: list[str], root: Path, release_dir: Path, db_url: str | None = None,
+             normalize: bool = True) -> None:
+    """Run nbgrader's ``generate_assignment`` (its own code, one process for all ``names``) into
+    ``release_dir``, recording the assignments in the gradebook; then normalize the notebooks."""
     if not names:
         return
-    with tempfile.TemporaryDirectory() as tmp:
-        proc = subprocess.run([sys.executable, "-c", _REGISTER, str(root), tmp, db_url, *names], cwd=root,
-                              capture_output=True, text=True, env=tool_env())
+    proc = subprocess.run([sys.executable, "-c", _GENERATE, str(root), str(release_dir), db_url or "", *names],
+                          cwd=root, capture_output=True, text=True, env=tool_env())
     if proc.returncode != 0:
-        raise RuntimeError(f"registering {', '.join(names)} in the gradebook failed:\n{proc.stdout}\n{proc.stderr}")
+        raise RuntimeError(f"generating {', '.join(names)} failed:\n{proc.stdout}\n{proc.stderr}")
+    if normalize:
+        for name in names:
+            for nb in (Path(release_dir) / name).glob("*.ipynb"):
+                nbfmt.format_file(nb)
+
+
+def register(names: list[str], root: Path, db_url: str) -> None:
+    """Enter assignments and their cells into the gradebook as ``generate_assignment`` does
+    (the generated files are discarded)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        generate(names, root, Path(tmp), db_url, normalize=False)
 
 
 def release(names: list[str] | None = None, root: Path | None = None) -> list[str]:
     """Regenerate ``notebooks/NAME`` for the given assignments (all by default)."""
     root = root or course.find_root()
     names = names or [a.name for a in course.assignments(root)]
-    for name in names:
-        generate(name, root, root / "notebooks", db_url=f"sqlite:///{root / 'gradebook.db'}")
+    generate(names, root, root / "notebooks", db_url=f"sqlite:///{root / 'gradebook.db'}")
     return names
 
 
@@ -81,8 +79,9 @@ def out_of_sync(root: Path | None = None) -> list[str]:
     problems = []
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        for a in course.assignments(root):
-            generate(a.name, root, tmp / "release", db_url=f"sqlite:///{tmp / 'gb.db'}")
+        assignments = course.assignments(root)
+        generate([a.name for a in assignments], root, tmp / "release", db_url=f"sqlite:///{tmp / 'gb.db'}")
+        for a in assignments:
             fresh, committed = tmp / "release" / a.name, root / "notebooks" / a.name
             if not committed.is_dir():
                 problems.append(f"notebooks/{a.name} is missing")

@@ -103,10 +103,11 @@ class Sandbox:
         self.uid = self._claim_uid()
         self.workdir = Path(workdir).resolve()
         self.limits = limits
-        self.zygote = self.zygote and _inside(self.workdir, _slot())
+        slot = _slot().resolve()
+        self.zygote = self.zygote and _inside(self.workdir, slot)
         if self.zygote:  # the folders between the slot and the run's folder: traversable, not listable
             for d in self.workdir.parents:
-                if d == _slot().resolve() or not _inside(d, _slot()):
+                if d == slot or not _inside(d, slot):
                     break
                 os.chmod(d, 0o711)
         self.conn_dir = Path(tempfile.mkdtemp(prefix="autograder-kernel-", dir=self.tmp_parent()))
@@ -166,27 +167,18 @@ class Sandbox:
         ]
         return outer + ["--clearenv", "@ENV@"] + inner + cmd
 
-    def kernel_env(self) -> dict[str, str]:
-        env = {k: v for k, v in self.env.items() if k in ENV_KEEP}
-        env.update(FIXED_ENV)
-        return env
-
     def fork_kernel(self) -> "ZygoteProcess":
         """Start the kernel as a fork of this process's zygote; return a Popen-like handle."""
         cmd = self.raw_cmd
         i = next(k for k, a in enumerate(cmd) if a.endswith("ipykernel_launcher"))
-        req = {"uid": self.uid, "cwd": str(self.workdir), "env": self.kernel_env(), "argv": cmd[i + 1:],
+        req = {"uid": self.uid, "cwd": str(self.workdir), "env": kernel_env(self.env), "argv": cmd[i + 1:],
                "limits": self.limits_args(), "tmp_bytes": self.tmp_size_mb << 20}
         return _zygote().spawn(req)
 
     def wrap_env(self, cmd: list[str]) -> list[str]:
         """Replace the ``@ENV@`` marker with the environment the kernel may see (nothing else leaks in)."""
-        env = self.kernel_env()
-        sets = []
-        for k, v in sorted(env.items()):
-            sets += ["--setenv", k, v]
         i = cmd.index("@ENV@")
-        return cmd[:i] + sets + cmd[i + 1:]
+        return cmd[:i] + setenv_args(kernel_env(self.env)) + cmd[i + 1:]
 
     def cleanup(self) -> None:
         self.release()
@@ -214,6 +206,17 @@ def default_sandbox() -> Sandbox | None:
 FIXED_ENV = {"HOME": "/tmp", "USER": "grader", "LOGNAME": "grader", "PATH": "/usr/bin:/bin",
              "MPLCONFIGDIR": "/tmp/matplotlib", "PYTHONDONTWRITEBYTECODE": "1",
              "JUPYTER_PLATFORM_DIRS": "1", "PYTHONNOUSERSITE": "1"}
+
+
+def kernel_env(source) -> dict[str, str]:
+    """The environment a sandboxed kernel sees: the kept variables of ``source`` and fixed ones."""
+    env = {k: v for k, v in source.items() if k in ENV_KEEP}
+    env.update(FIXED_ENV)
+    return env
+
+
+def setenv_args(env: dict[str, str]) -> list[str]:
+    return [a for k, v in sorted(env.items()) for a in ("--setenv", k, v)]
 
 
 def bwrap_args(writable: list[Path], tmp_size_mb: int) -> list[str]:
@@ -385,13 +388,8 @@ class Zygote:
     def __init__(self, slot: Path) -> None:
         self.owner = os.getpid()
         self.slot = slot
-        env = {k: v for k, v in os.environ.items() if k in ENV_KEEP}
-        env.update(FIXED_ENV)
-        sets = []
-        for k, v in sorted(env.items()):
-            sets += ["--setenv", k, v]
         cmd = bwrap_args([slot], Sandbox.tmp_size_mb) + [
-            "--chdir", str(slot), "--clearenv", *sets,
+            "--chdir", str(slot), "--clearenv", *setenv_args(kernel_env(os.environ)),
             # what forking a kernel needs: new mount and IPC namespaces, and dropping to its user
             "--cap-add", "CAP_SYS_ADMIN", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID",
             sys.executable, "-m", "autograder.zygote",
