@@ -163,8 +163,72 @@ class Observations:
             spec["hint"] = str(hint)
         self.items.append({"name": str(name), "value": encode(value), "spec": spec})
 
+    def on_meta(self, name: str, fn: Callable, *args: Any, hint: str | None = None, **kwargs: Any) -> str:
+        """Call ``fn`` with every tensor (and module) argument moved to the ``meta`` device and record
+        whether the tensors it returns stay there: a CPU runner's second device.
+
+        A tensor made without ``device=`` inside ``fn`` lands on the CPU, so it is returned on the
+        wrong device or mixed with a meta tensor, which torch refuses ("is not on the expected
+        device") exactly as it would with a CUDA input.  An operation that needs the data
+        (``.item()``, ``nonzero``, an ``if`` on a tensor) cannot run on meta: that is inconclusive,
+        recorded like a pass, so a correct answer written that way is never failed here.
+        The observation is ``"device ok"`` or ``"device bug"``; it is returned too.
+        """
+        verdict = device_verdict(fn, *args, **kwargs)
+        self.value(name, verdict, hint=hint or "a tensor made inside the function must be on the device of "
+                                              "its inputs (pass device=x.device)")
+        return verdict
+
     def payload(self, error: str | None) -> dict:
         return {"exercise": self.exercise, "observations": self.items, "error": error}
+
+
+_DEVICE_ERRORS = ("expected device", "same device", "two devices", "is on device", "device type",
+                  "on a different device", "different devices")
+
+
+def _to_meta(value: Any, _depth: int = 0) -> Any:
+    import copy
+
+    import torch
+
+    if _depth > 10:
+        return value
+    if isinstance(value, torch.Tensor):
+        out = torch.empty_like(value, device="meta")
+        return out.requires_grad_(value.requires_grad) if out.is_floating_point() else out
+    if isinstance(value, torch.nn.Module):
+        return copy.deepcopy(value).to("meta")
+    if type(value) in (list, tuple):
+        return type(value)(_to_meta(v, _depth + 1) for v in value)
+    if type(value) is dict:
+        return {k: _to_meta(v, _depth + 1) for k, v in value.items()}
+    return value
+
+
+def _devices(value: Any, _depth: int = 0) -> set[str]:
+    import torch
+
+    if _depth > 10:
+        return set()
+    if isinstance(value, torch.Tensor):
+        return {torch.Tensor.device.__get__(value).type}
+    if isinstance(value, (list, tuple)):
+        return set().union(*[_devices(v, _depth + 1) for v in value]) if value else set()
+    if isinstance(value, dict):
+        return set().union(*[_devices(v, _depth + 1) for v in value.values()]) if value else set()
+    return set()
+
+
+def device_verdict(fn: Callable, *args: Any, **kwargs: Any) -> str:
+    """``"device ok"`` when ``fn`` on meta inputs returns only meta tensors (or cannot run on meta for
+    want of data), ``"device bug"`` when it returns a tensor elsewhere or mixes devices."""
+    try:
+        out = fn(*_to_meta(args), **_to_meta(kwargs))
+    except Exception as exc:  # noqa: BLE001 - the message says which kind of failure it is
+        text = str(exc).lower()
+        return "device bug" if "device" in text and any(k in text for k in _DEVICE_ERRORS) else "device ok"
+    return "device ok" if _devices(out) <= {"meta"} else "device bug"
 
 
 def _seed_everything(seed: int) -> None:

@@ -124,11 +124,15 @@ class NotebookSession:
         cell = self.run(tc.source, course.nbgrader_meta(tc))
         return grading.cell_outcome(cell, ex.id)
 
-    def try_answer(self, ex: course.Exercise, source: str, hidden_only: bool = False) -> Outcome:
-        """Execute ``source`` as the exercise's answer cell, then its tests (or only the hidden block);
-        restore the reference after."""
+    def try_answer(self, ex: course.Exercise, source: str, hidden_only: bool = False,
+                   visible_only: bool = False) -> Outcome:
+        """Execute ``source`` as the exercise's answer cell, then its tests (or only the hidden block, or
+        only the visible asserts, as the learner's copy has them); restore the reference after."""
         try:
             self.run(source)
+            if visible_only:
+                entry = grading.cell_outcome(self.run(course.strip_hidden(self._test_cell(ex).source)), ex.id)
+                return Outcome(entry["ran"] and not entry["error"], entry["error"] or "")
             if hidden_only:
                 src = self._test_cell(ex).source
                 block = src.split(course.HIDDEN_BEGIN, 1)[1].split(course.HIDDEN_END, 1)[0]
@@ -154,6 +158,15 @@ class NotebookSession:
             return self.rerun_tests(ex)["payload"]
         finally:
             self.run(f"_os.environ['AUTOGRADER_SEED'] = '{SEED}'")
+
+
+VISIBLE_MARK = "# caught by the visible tests"
+
+
+def caught_by_visible(source: str) -> bool:
+    """A wrong answer whose first line is :data:`VISIBLE_MARK` must fail the learner's visible tests too:
+    the bug its section teaches shows in the learner's own feedback, not only in the grade."""
+    return source.lstrip().startswith(VISIBLE_MARK)
 
 
 def numeric_seed_dependent(p1: dict, p2: dict) -> bool:

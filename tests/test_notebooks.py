@@ -7,7 +7,9 @@ For each notebook, one kernel (see ``harness.py``):
 2. every exercise has at least one seed-dependent numeric hidden observation;
 3. the reference answer and every ``tests/answers/NN/exN_M/correct_*.py`` earn the
    points; the released stub and every ``wrong_*.py`` earn nothing, and are rejected
-   by the hidden tests alone too (visible asserts can be switched off by a submission).
+   by the hidden tests alone too (visible asserts can be switched off by a submission);
+4. a ``wrong_*.py`` whose first line is ``# caught by the visible tests`` fails the visible
+   asserts alone, as the learner's released copy runs them.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import pytest
 
 from autograder import course
 
-from harness import ROOT, SEED2, NotebookSession, numeric_seed_dependent, variant_files
+from harness import ROOT, SEED2, NotebookSession, caught_by_visible, numeric_seed_dependent, variant_files
 
 NOTEBOOKS = [(a.name, nb) for a in course.assignments(ROOT) for nb in a.notebooks()]
 
@@ -51,4 +53,7 @@ def test_notebook(assignment, notebook):
                     # visible asserts run in the learner's process and can be switched off there:
                     # the hidden observations alone must reject every wrong answer
                     problems.append(f"{ex.id}/{label} passes the hidden tests alone")
+                if not should_pass and caught_by_visible(source) and s.try_answer(ex, source, visible_only=True).passed:
+                    problems.append(f"{ex.id}/{label} passes the visible tests: the learner's own check "
+                                    "misses the bug its section teaches")
     assert not problems, "\n".join(problems)
