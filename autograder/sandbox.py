@@ -6,8 +6,12 @@ The kernel process tree gets (see docs/security.md):
   installation and the ``autograder`` package, a private ``/tmp`` and ``/dev/shm`` of bounded size,
   and read-write the one working directory of the submission being graded (no
   course directory, gradebook, ``solutions/`` or other submissions);
-* its own pid, network (loopback only), ipc and uts namespaces, and a new session;
-* a user id of its own (one per concurrent sandbox), no capabilities, ``no_new_privs``;
+* its own pid, network (loopback only), ipc and uts namespaces, and a new session; the
+  kernel is process 1 of its PID namespace (or bubblewrap's init is), so when it ends the
+  kernel of the machine kills everything it started;
+* a user id of its own, fresh for every notebook: never the id of a notebook that ran
+  before while any process of that id is alive (:func:`claim_uid`); no capabilities,
+  ``no_new_privs``;
 * rlimits on data memory, processes and threads, file size and CPU time.
 
 The kernel talks to the grader over ZeroMQ ``ipc`` sockets in a private folder
@@ -40,7 +44,7 @@ from pathlib import Path
 from jupyter_client.manager import AsyncKernelManager
 
 UID_BASE = 61000
-UID_COUNT = 512
+UID_COUNT = 4096
 ENV_KEEP = ("AUTOGRADER_MODE", "AUTOGRADER_SEED", "MPLBACKEND", "PYTHONWARNINGS", "CUDA_VISIBLE_DEVICES",
             "OMP_NUM_THREADS", "MKL_NUM_THREADS", "LANG", "LC_ALL", "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE",
             "TORCHINDUCTOR_COMPILE_THREADS", "NVIDIA_VISIBLE_DEVICES", "TORCHINDUCTOR_CACHE_DIR", "TRITON_CACHE_DIR")
@@ -76,23 +80,16 @@ class Sandbox:
 
     # -- user ids -----------------------------------------------------------------------
     def _claim_uid(self) -> int:
-        LOCK_DIR.mkdir(mode=0o700, exist_ok=True)
-        start = os.getpid() % UID_COUNT
-        for k in range(UID_COUNT):
-            uid = UID_BASE + (start + k) % UID_COUNT
-            f = open(LOCK_DIR / str(uid), "w")
-            try:
-                fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError:
-                f.close()
-                continue
-            self._lock = f
-            return uid
-        raise SandboxUnavailable("no free sandbox user id")
+        uid, self._lock = claim_uid()
+        return uid
 
     def release(self) -> None:
         if self.uid is not None:
-            kill_user(self.uid)
+            if not kill_user(self.uid):  # keep the id locked: it must not serve another notebook
+                print(f"autograder: processes of sandbox user {self.uid} survived; the id is retired "
+                      "for this run", file=sys.stderr, flush=True)
+                _RETIRED.append(self._lock)
+                self._lock = None
         if self._lock is not None:
             self._lock.close()
             self._lock = None
@@ -110,8 +107,9 @@ class Sandbox:
                 if d == slot or not _inside(d, slot):
                     break
                 os.chmod(d, 0o711)
+        # the connection folder and file (with the HMAC key) are the kernel's user's alone
         self.conn_dir = Path(tempfile.mkdtemp(prefix="autograder-kernel-", dir=self.tmp_parent()))
-        os.chmod(self.conn_dir, 0o711)
+        os.chmod(self.conn_dir, 0o700)
         os.chown(self.conn_dir, self.uid, self.uid)
         for p in [self.workdir, *self.workdir.rglob("*")]:
             if not p.is_symlink():
@@ -133,7 +131,8 @@ class Sandbox:
             async def _async_launch_kernel(self, kernel_cmd, **kw):
                 sandbox.env = kw.get("env") or {}
                 kw["env"] = {"PATH": "/usr/bin:/bin"}
-                os.chmod(self.connection_file, 0o644)
+                os.chown(self.connection_file, sandbox.uid, sandbox.uid)
+                os.chmod(self.connection_file, 0o400)
                 if sandbox.zygote:
                     try:  # in this thread: the zygote must not belong to a short-lived helper thread
                         proc = sandbox.fork_kernel()
@@ -185,18 +184,74 @@ class Sandbox:
         shutil.rmtree(getattr(self, "conn_dir", ""), ignore_errors=True)
 
 
-def kill_user(uid: int) -> None:
-    """SIGKILL every process left running as ``uid`` (nothing should be; this is a backstop)."""
-    import signal
-
+def user_processes(uid: int) -> list[int]:
+    """The host pids of the processes running as ``uid``."""
+    found = []
     for p in Path("/proc").iterdir():
-        if not p.name.isdigit():
-            continue
-        try:
-            if p.stat().st_uid == uid:
-                os.kill(int(p.name), signal.SIGKILL)
-        except (OSError, ProcessLookupError):
-            pass
+        if p.name.isdigit():
+            try:
+                if p.stat().st_uid == uid:
+                    found.append(int(p.name))
+            except OSError:
+                pass
+    return found
+
+
+def kill_user(uid: int, timeout: float = 10.0) -> bool:
+    """SIGKILL every process running as ``uid`` until none is left; whether none is.
+
+    A backstop: the PID namespace of each kernel already takes its processes down with it.
+    One pass over ``/proc`` would miss what was forked after the listing, so it repeats
+    until a pass finds nothing (a process that re-forks cannot outrun it for long: each
+    pass kills every process it lists, and ``RLIMIT_NPROC`` bounds how many there are)."""
+    end = time.monotonic() + timeout
+    while True:
+        pids = user_processes(uid)
+        if not pids:
+            return True
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        if time.monotonic() > end:
+            return not user_processes(uid)
+        time.sleep(0.01)
+
+
+_RETIRED: list = []  # locks of user ids whose processes would not die: never handed out again here
+_UID_COUNTER = "next"
+
+
+def claim_uid() -> tuple[int, object]:
+    """A sandbox user id for one notebook, and the lock that holds it.
+
+    Ids are handed out in turn from a counter shared by every grading process of the machine
+    (so an id comes back only after the other ``UID_COUNT - 1``), skipping any id that another
+    process holds or that still owns a process."""
+    LOCK_DIR.mkdir(mode=0o700, exist_ok=True)
+    with open(LOCK_DIR / _UID_COUNTER, "a+") as counter:
+        fcntl.flock(counter, fcntl.LOCK_EX)
+        counter.seek(0)
+        text = counter.read().strip()
+        start = int(text) if text.isdigit() else secrets.randbelow(UID_COUNT)
+        for k in range(UID_COUNT):
+            uid = UID_BASE + (start + k) % UID_COUNT
+            f = open(LOCK_DIR / str(uid), "w")
+            try:
+                fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                f.close()
+                continue
+            if user_processes(uid):
+                f.close()
+                continue
+            counter.seek(0)
+            counter.truncate()
+            counter.write(str((start + k + 1) % UID_COUNT))
+            counter.flush()
+            return uid, f
+    raise SandboxUnavailable("no free sandbox user id")
 
 
 def default_sandbox() -> Sandbox | None:
@@ -390,8 +445,10 @@ class Zygote:
         self.slot = slot
         cmd = bwrap_args([slot], Sandbox.tmp_size_mb) + [
             "--chdir", str(slot), "--clearenv", *setenv_args(kernel_env(os.environ)),
-            # what forking a kernel needs: new mount and IPC namespaces, and dropping to its user
+            # what forking a kernel needs: new mount, IPC, network and PID namespaces, a /proc and a
+            # loopback for them, and dropping to the kernel's user
             "--cap-add", "CAP_SYS_ADMIN", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID",
+            "--cap-add", "CAP_NET_ADMIN",
             sys.executable, "-m", "autograder.zygote",
         ]
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
@@ -448,7 +505,9 @@ class Zygote:
 
 
 def _host_pid(uid: int, ns_pid: int) -> int | None:
-    """The host pid of the process running as ``uid`` whose pid in the zygote's namespace is ``ns_pid``."""
+    """The host pid of the process running as ``uid`` whose pid in the zygote's namespace is ``ns_pid``
+    (the kernel: process 1 of a PID namespace below the zygote's, so its ``NSpid`` line reads
+    host pid, zygote's-namespace pid, 1)."""
     for p in Path("/proc").iterdir():
         if not p.name.isdigit():
             continue
@@ -456,7 +515,7 @@ def _host_pid(uid: int, ns_pid: int) -> int | None:
             if p.stat().st_uid != uid:
                 continue
             for line in (p / "status").read_text().splitlines():
-                if line.startswith("NSpid:") and int(line.split()[-1]) == ns_pid:
+                if line.startswith("NSpid:") and ns_pid in [int(x) for x in line.split()[2:-1]]:
                     return int(p.name)
         except (OSError, ValueError):
             continue

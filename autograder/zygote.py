@@ -6,12 +6,16 @@ bubblewrap sandbox (no network, read-only system, only the worker's own folder w
 see :mod:`autograder.sandbox`).  It imports torch and the kernel's machinery and then
 waits.  For each notebook the grader asks it for a kernel; it forks, and the child
 
-1. gets a private mount and IPC namespace with a fresh ``/tmp`` and ``/dev/shm`` (tmpfs of
-   bounded size), so nothing one learner leaves behind reaches the next;
-2. becomes the notebook's own unprivileged user (no groups, no capabilities,
-   ``no_new_privs``), with its resource limits;
-3. starts an IPython kernel in the notebook's folder, with exactly the environment the
-   grader passes.
+1. gets private mount, IPC, network and PID namespaces: a fresh ``/tmp`` and ``/dev/shm``
+   (tmpfs of bounded size), a loopback of its own, and a ``/proc`` that shows only its own
+   processes, so nothing one learner leaves behind reaches the next and no kernel can see,
+   signal or connect to another;
+2. forks the kernel, which is process 1 of that PID namespace: when it exits or is killed,
+   the kernel of the machine kills every process left in the namespace, however it was
+   started (double fork, ``setsid``, a fork storm), so nothing outlives its notebook;
+3. the kernel becomes the notebook's own unprivileged user (no groups, no capabilities,
+   ``no_new_privs``), with its resource limits, and starts an IPython kernel in
+   the notebook's folder with exactly the environment the grader passes.
 
 CUDA is never initialised in the zygote (forking after it would break the children):
 ``import torch`` does not initialise it, and nothing here touches ``torch.cuda``.
@@ -32,6 +36,9 @@ import sys
 
 CLONE_NEWNS = 0x00020000
 CLONE_NEWIPC = 0x08000000
+CLONE_NEWNET = 0x40000000
+CLONE_NEWPID = 0x20000000
+SIOCGIFFLAGS, SIOCSIFFLAGS, IFF_UP = 0x8913, 0x8914, 0x1
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = 1, 2, 4, 32, 4096, 16384, 1 << 18
 PR_SET_DUMPABLE, PR_SET_NO_NEW_PRIVS = 4, 38
 
@@ -48,12 +55,25 @@ def _check(rc: int, what: str) -> None:
         raise OSError(err, f"{what}: {os.strerror(err)}")
 
 
+def _loopback_up() -> None:
+    """Bring up ``lo`` in this new network namespace (gloo and local servers use 127.0.0.1)."""
+    import fcntl
+    import socket
+    import struct
+
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        flags = struct.unpack("16sH", fcntl.ioctl(s, SIOCGIFFLAGS, struct.pack("16sH", b"lo", 0)))[1]
+        fcntl.ioctl(s, SIOCSIFFLAGS, struct.pack("16sH", b"lo", flags | IFF_UP))
+
+
 def _private_tmp(size_bytes: int) -> None:
-    """Fresh tmpfs on /tmp and /dev/shm, in a mount namespace of this child's own.
+    """Fresh tmpfs on /tmp and /dev/shm, in a mount namespace of this child's own (with new IPC,
+    network and PID namespaces: the next fork is process 1 of the new PID namespace).
 
     What the sandbox binds below /tmp (the slot folder, or a Python installed under /tmp)
     is bound again into the new /tmp, read-only where it was."""
-    _check(_libc.unshare(CLONE_NEWNS | CLONE_NEWIPC), "unshare")
+    _check(_libc.unshare(CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWNET | CLONE_NEWPID), "unshare")
+    _loopback_up()
     _check(_libc.mount(b"none", b"/", None, MS_REC | MS_PRIVATE, None), "make / private")
     opts = f"size={size_bytes},mode=1777".encode()
     _check(_libc.mount(b"tmpfs", b"/dev/shm", b"tmpfs", MS_NOSUID | MS_NODEV, opts), "mount /dev/shm")
@@ -88,17 +108,23 @@ def _become(uid: int, limits: dict) -> None:
     os.setresgid(uid, uid, uid)
     os.setresuid(uid, uid, uid)  # drops every capability: no SECBIT_KEEP_CAPS here
     _check(_libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "no_new_privs")
-    _check(_libc.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0), "dumpable")  # as after an exec: /proc/self is ours
+    # dumpable, as after an exec, so that /proc/self is the kernel's own: no other notebook can
+    # use that to trace it, since none shares its user id or can see its PID namespace
+    _check(_libc.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0), "dumpable")
     for name, value in limits.items():
         res = getattr(resource, f"RLIMIT_{name.upper()}")
         resource.setrlimit(res, (value, value))
 
 
+def _mount_proc() -> None:
+    """A /proc of this PID namespace: the kernel sees its own processes and no other."""
+    _check(_libc.mount(b"proc", b"/proc", b"proc", MS_NOSUID | MS_NODEV | 8, None), "mount /proc")  # 8: noexec
+
+
 def _child(req: dict, ready_w: int) -> None:
-    """In the forked child: isolate, drop privileges, then run the kernel until it exits."""
+    """In the forked child (process 1 of its PID namespace): drop privileges, then run the kernel."""
     try:
-        os.setsid()
-        _private_tmp(int(req["tmp_bytes"]))
+        _mount_proc()
         _become(int(req["uid"]), req["limits"])
         os.chdir(req["cwd"])
         os.environ.clear()
@@ -145,20 +171,55 @@ def _child(req: dict, ready_w: int) -> None:
     os._exit(code)
 
 
+def _isolate_and_fork(req: dict, ready_w: int, pid_w: int) -> None:
+    """In a fork of the zygote: new namespaces, then fork the kernel into them and wait for it.
+
+    This process stays root in the zygote's namespaces, out of the learner's reach, and only
+    reaps the kernel: when the kernel (process 1 of the new PID namespace) exits, everything it
+    started is killed with it."""
+    try:
+        os.setsid()
+        _private_tmp(int(req["tmp_bytes"]))
+        kernel = os.fork()
+    except BaseException as exc:  # noqa: BLE001
+        try:
+            os.write(ready_w, f"error: {type(exc).__name__}: {exc}".encode()[:500])
+        finally:
+            os._exit(70)
+    if kernel == 0:
+        os.close(pid_w)
+        _child(req, ready_w)
+        os._exit(0)
+    os.write(pid_w, str(kernel).encode())
+    devnull = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(devnull, fd)  # the zygote's pipes to the grader stay with the zygote alone
+    os.closerange(3, 65536)
+    try:
+        os.waitpid(kernel, 0)
+    finally:
+        os._exit(0)
+
+
 def _spawn(req: dict) -> dict:
     ready_r, ready_w = os.pipe()
+    pid_r, pid_w = os.pipe()
     pid = os.fork()
     if pid == 0:
         os.close(ready_r)
+        os.close(pid_r)
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-        _child(req, ready_w)
+        _isolate_and_fork(req, ready_w, pid_w)
         os._exit(0)
     os.close(ready_w)
+    os.close(pid_w)
+    with os.fdopen(pid_r, "rb") as f:
+        kernel = f.read(32).decode(errors="replace")
     with os.fdopen(ready_r, "rb") as f:
         status = f.read(600).decode(errors="replace")
-    if status != "ok":
+    if status != "ok" or not kernel.isdigit():
         return {"error": status or "the kernel process died while starting"}
-    return {"pid": pid}
+    return {"pid": int(kernel)}
 
 
 def _reap() -> None:
