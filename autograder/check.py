@@ -33,6 +33,8 @@ def report(result: grading.NotebookResult, hidden: bool) -> str:
         lines.append(f"  [{SYMBOL[e.status]}] {title}  ({e.score:g}/{e.points:g})")
         if e.status == "failed" and e.message:
             lines += ["         " + m for m in e.message.splitlines()]
+        if e.status == "failed" and e.detail and e.detail not in e.message:
+            lines += ["         as raised: " + m for m in e.detail.splitlines()[:6]]
     if result.error:
         lines.append(f"  run stopped early: {result.error}")
     counts = {s: sum(e.status == s for e in result.exercises) for s in SYMBOL}

@@ -114,6 +114,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--student", action="append", default=None, help="only this student (repeatable)")
     s.add_argument("--seed", type=int, default=None, help="hidden-test seed (default: drawn at random per run)")
     s.add_argument("--force", action="store_true", help="regrade even what is already graded")
+    s.add_argument("--retry-errors", action="store_true",
+                   help="regrade the notebooks whose recorded result is a grader error (kept otherwise)")
     s.add_argument("--workers", type=int, default=None,
                    help="submissions graded at once (default: one per GPU on a GPU runner, else one per core); "
                         "each worker is pinned to its GPU with CUDA_VISIBLE_DEVICES")

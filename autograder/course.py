@@ -40,11 +40,16 @@ def find_root(start: str | os.PathLike | None = None) -> Path:
 
 
 def nbgrader_meta(cell) -> dict:
-    return dict(cell.get("metadata", {}).get("nbgrader", {}) or {})
+    """A cell's nbgrader metadata; {} where a submitted cell holds something else there."""
+    meta = cell.get("metadata") if isinstance(cell, dict) else None
+    found = meta.get("nbgrader") if isinstance(meta, dict) else None
+    return dict(found) if isinstance(found, dict) else {}
 
 
 def grade_id(cell) -> str | None:
-    return nbgrader_meta(cell).get("grade_id")
+    """The cell's nbgrader ``grade_id``, or None (also for a malformed one, such as a list)."""
+    gid = nbgrader_meta(cell).get("grade_id")
+    return gid if isinstance(gid, str) and gid else None
 
 
 def exercise_of(cell) -> str | None:

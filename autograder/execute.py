@@ -18,6 +18,10 @@ from pathlib import Path
 
 import nbformat
 
+from . import outputs
+
+MAX_MESSAGE = 256 << 20  # bytes: the largest message the grader will receive from a kernel at all
+
 KERNEL_ARGS = [
     "--HistoryManager.hist_file=:memory:",
     "--IPKernelApp.exec_lines=import autograder.kernelinit",
@@ -35,6 +39,7 @@ class Limits:
     max_processes: int = 256  # processes and threads of the sandbox user
     max_file_mb: int = 256  # largest file the notebook may write
     max_output_kb: int = 1024  # stream and display output kept per cell
+    max_notebook_output_kb: int = 16384  # output kept for the whole notebook
 
     @classmethod
     def from_env(cls) -> "Limits":
@@ -55,24 +60,79 @@ class ExecResult:
     log: list[str] = field(default_factory=list)
 
 
+def placeholder(note: str) -> dict:
+    """What a refused message's content becomes: harmless as a stream, a display or a status."""
+    return {"name": "stdout", "text": note, "data": {"text/plain": note} if note else {}, "metadata": {},
+            "transient": {}, "execution_state": "busy", "wait": False}
+
+
 def limited_client_class():
-    """An nbclient ``NotebookClient`` that keeps at most ``output_budget`` bytes of output per cell.
+    """An nbclient ``NotebookClient`` that keeps at most ``output_budget`` bytes of output per cell
+    and ``notebook_budget`` in all.
 
     Output past the budget is dropped as it arrives (so a flood cannot fill the
-    grader's memory); past 16 times the budget the cell is stopped.
+    grader's memory); past 16 times the budget the cell is stopped.  A single message
+    larger than the cell's budget is refused before it is decoded (the kernel is stopped
+    as for a flood), and the sockets refuse messages past a hard size, so one huge
+    message cannot make the grader decode or hold it.
     """
+    import zmq
+    import zmq.asyncio
     from nbclient import NotebookClient
 
     class LimitedNotebookClient(NotebookClient):
         output_budget = 1 << 20
+        notebook_budget = 16 << 20
 
         flooded = 0
+        _notebook_used = 0
+
+        def create_kernel_manager(self):
+            km = super().create_kernel_manager()
+            # the client's sockets drop any message past a hard size before it is held in memory (the
+            # kernel is then cut off, and its cell runs into its time limit); below that size, the
+            # unpacker refuses a message past the cell's budget before decoding it
+            self.zmq_context = zmq.asyncio.Context()
+            self.zmq_context.setsockopt(zmq.MAXMSGSIZE, max(MAX_MESSAGE, 16 * self.output_budget))
+            make_client = km.client
+            km.client = lambda **kw: make_client(**{"context": self.zmq_context, **kw})
+            unpack = km.session.unpack
+            client = self
+
+            def guarded_unpack(data):
+                if len(data) > client.output_budget + (64 << 10):
+                    client.stop_flood(len(data))
+                    return placeholder("")
+                try:
+                    found = unpack(data)
+                except (ValueError, RecursionError, UnicodeDecodeError, TypeError):
+                    return placeholder("[a message that could not be decoded was dropped]\n")
+                if outputs.too_deep(found, 64):
+                    return placeholder("[a message nested too deep was dropped]\n")
+                return found
+
+            km.session.unpack = guarded_unpack
+            return km
+
+        def stop_flood(self, amount: int) -> None:
+            """Stop the kernel at once: the dead kernel ends the cell."""
+            if self.flooded:
+                return
+            self.flooded = amount
+            pid = getattr(getattr(self.km, "provisioner", None), "pid", None)
+            if pid:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except OSError:
+                    pass
 
         def start_cell_budget(self) -> None:
             self._used, self._dropped, self._noted = 0, 0, False
 
         def output(self, outs, msg, display_id, cell_index):
             size = len(json.dumps(msg.get("content", {}), default=str))
+            if self._notebook_used + size > self.notebook_budget:
+                self._used = self.output_budget  # the notebook's budget is spent: drop as for a full cell
             if self._used + size > self.output_budget:
                 self._dropped += size
                 if not self._noted:
@@ -80,24 +140,27 @@ def limited_client_class():
                     outs.append(nbformat.v4.new_output(
                         "stream", name="stdout",
                         text=f"\n... output past {self.output_budget >> 10} KiB dropped ...\n"))
-                if self._dropped > 16 * self.output_budget and not self.flooded:
-                    # stop the flood at its source: the dead kernel ends the cell at once
-                    self.flooded = self._used + self._dropped
-                    pid = getattr(getattr(self.km, "provisioner", None), "pid", None)
-                    if pid:
-                        try:
-                            os.kill(pid, signal.SIGKILL)
-                        except OSError:
-                            pass
+                if self._dropped > 16 * self.output_budget:
+                    self.stop_flood(self._used + self._dropped)  # stop the flood at its source
                 return None
             self._used += size
-            return super().output(outs, msg, display_id, cell_index)
+            self._notebook_used += size
+            try:
+                return super().output(outs, msg, display_id, cell_index)
+            except Exception as exc:  # noqa: BLE001 - an output nbformat refuses: keep a note, run on
+                outs.append(nbformat.v4.new_output(
+                    "stream", name="stdout", text=f"[an output that is not valid in a notebook was dropped: "
+                                                  f"{type(exc).__name__}]\n"))
+                return None
 
     return LimitedNotebookClient
 
 
 def _env(extra: dict[str, str]) -> dict[str, str]:
     env = dict(os.environ)
+    # the kernel imports the autograder package this process runs, not another installed copy
+    pkg = str(Path(__file__).resolve().parent.parent)
+    env["PYTHONPATH"] = os.pathsep.join([pkg] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
     env.setdefault("MPLBACKEND", "module://matplotlib_inline.backend_inline")
     env["PYTHONWARNINGS"] = env.get("PYTHONWARNINGS", "")
     env.update(extra)
@@ -140,6 +203,7 @@ def execute(nb: nbformat.NotebookNode, cwd: os.PathLike, *, env: dict[str, str] 
     if sandbox is not None:
         client.kernel_manager_class = sandbox.kernel_manager_class
     client.output_budget = limits.max_output_kb * 1024
+    client.notebook_budget = limits.max_notebook_output_kb * 1024
 
     def on_executed(cell, cell_index, execute_reply):
         # a kernel that hides its tracebacks still answers 'error': record it
@@ -189,6 +253,9 @@ def execute(nb: nbformat.NotebookNode, cwd: os.PathLike, *, env: dict[str, str] 
     finally:
         if sandbox is not None:
             sandbox.cleanup()
+        ctx = getattr(client, "zmq_context", None)
+        if ctx is not None:
+            ctx.destroy(linger=0)
     result.seconds = time.monotonic() - start
     return result
 

@@ -2,9 +2,15 @@
 
 Stock ``nbgrader generate_feedback`` renders the autograded notebook as it is,
 hidden tests included (nbgrader issue 917).  Here the feedback notebook keeps
-only the visible part of every test cell, reduces every test-cell error to its
-one-line message, and opens with a table of each exercise's result and the
-concept to revisit.
+only the visible part of every test cell and opens with a table of each exercise's
+result and the concept to revisit.
+
+Once a hidden test has run in the kernel, the learner's code could read its source
+(``In``, ``linecache``, frames, memory) and print it in any form.  So the feedback shows
+the grading run's outputs only for the cells that ran before the first hidden test; after
+it, every cell's outputs are withheld and each test cell shows the grader's verdict, built
+from trusted text alone (:mod:`autograder.messages`).  Outputs carry no active content
+(:mod:`autograder.outputs`).
 """
 
 from __future__ import annotations
@@ -17,7 +23,7 @@ from pathlib import Path
 
 import nbformat
 
-from . import course, grading
+from . import course, grading, outputs
 
 
 def _results(root: Path, assignment: str, student: str, notebook: str) -> grading.NotebookResult | None:
@@ -43,16 +49,37 @@ def summary_markdown(result: grading.NotebookResult) -> str:
     return "\n".join(lines)
 
 
+WITHHELD = ("Outputs are shown up to the first hidden test. After it, code in the notebook could read "
+            "the hidden tests, so what the cells printed is not shown here: each test cell shows the "
+            "grader's verdict instead. Run your notebook to see its outputs.")
+
+
 def feedback_notebook(nb: nbformat.NotebookNode, result: grading.NotebookResult | None) -> nbformat.NotebookNode:
-    nb = nbformat.from_dict(json.loads(json.dumps(nb)))
-    for cell in nb.cells:
+    nb = outputs.clean_notebook(nbformat.from_dict(json.loads(json.dumps(nb))), 16 << 20)
+    by_ex = {e.id: e for e in result.exercises} if result is not None else {}
+    first_hidden = next((i for i, c in enumerate(nb.cells)
+                         if c.cell_type == "code" and course.HIDDEN_BEGIN in c.source), len(nb.cells))
+    for i, cell in enumerate(nb.cells):
+        if cell.cell_type != "code":
+            continue
         if course.is_tests(cell):
             cell.source = course.strip_hidden(cell.source).rstrip()
-            for out in cell.get("outputs", []):
+        if i < first_hidden:
+            for out in cell.outputs:
                 if out.get("output_type") == "error":
                     out["traceback"] = [f"{out.get('ename', 'Error')}: {out.get('evalue', '')}"]
+            continue
+        cell.outputs = []
+        r = by_ex.get(course.exercise_of(cell) or "")
+        if course.is_tests(cell) and r is not None and r.status != "passed":
+            text = r.message or r.status
+            cell.outputs = [nbformat.v4.new_output("error", ename="TestFailed", evalue=text,
+                                                   traceback=[f"TestFailed: {line}" for line in text.splitlines()])]
     if result is not None:
-        nb.cells.insert(0, nbformat.v4.new_markdown_cell(summary_markdown(result)))
+        cells = [nbformat.v4.new_markdown_cell(summary_markdown(result))]
+        if first_hidden < len(nb.cells):
+            cells.append(nbformat.v4.new_markdown_cell(f"*{WITHHELD}*"))
+        nb.cells[0:0] = cells
     return nb
 
 

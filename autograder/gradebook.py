@@ -23,7 +23,7 @@ from pathlib import Path
 
 import nbformat
 
-from . import course, grading, probe
+from . import course, grading, outputs, probe
 from .execute import Limits
 
 HIDDEN_FAILURE = "HiddenTestFailure"
@@ -58,10 +58,7 @@ def load_result(root: Path, job: Job) -> grading.NotebookResult | None:
         data = json.loads(p.read_text())
         if data.get("key") != job.key:
             return None
-        result = grading.NotebookResult.from_json(json.dumps(data["result"]))
-        if (result.error or "").startswith("grader error"):
-            return None  # the grader's own fault, not the submission's: try again
-        return result
+        return grading.NotebookResult.from_json(json.dumps(data["result"]))
     except (OSError, ValueError, KeyError, TypeError):
         return None
 
@@ -108,13 +105,16 @@ def pin_worker(slots) -> None:
     os.environ.update(slots.get())
 
 
-def failed_payload(job: "Job", why: str) -> tuple[str, None]:
+def failed_result(job: "Job", why: str) -> grading.NotebookResult:
     """A recorded zero for a notebook whose grading could not finish, with the reason."""
     solution = course.read(course.Assignment(job.assignment, Path(job.root)).solution(job.notebook))
-    result = grading.NotebookResult(job.student, job.assignment, job.notebook, error=why, seed=job.seed,
-                                    exercises=[grading.ExerciseResult(e.id, e.title, e.points, 0.0, "failed", why)
-                                               for e in course.exercises(solution)])
-    return result.to_json(), None
+    return grading.NotebookResult(job.student, job.assignment, job.notebook, error=why, seed=job.seed,
+                                  exercises=[grading.ExerciseResult(e.id, e.title, e.points, 0.0, "failed", why)
+                                             for e in course.exercises(solution)])
+
+
+def failed_payload(job: "Job", why: str) -> tuple[str, None]:
+    return failed_result(job, why).to_json(), None
 
 
 def make_sandbox(enabled: bool):
@@ -130,8 +130,6 @@ def run_job(job: Job) -> tuple[str, str | None]:
     root = Path(job.root)
     assignment = course.Assignment(job.assignment, root)
     try:
-        if isinstance(job.refs, str):
-            raise RuntimeError(job.refs)
         result, executed = grading.grade_notebook(Path(job.path), assignment, job.notebook, student_id=job.student,
                                                   seed=job.seed, refs=job.refs, limits=Limits.from_env(),
                                                   sandbox=make_sandbox(job.sandbox),
@@ -141,7 +139,11 @@ def run_job(job: Job) -> tuple[str, str | None]:
         why = str(exc) if str(exc).startswith("grader error") else \
             f"grader error: {type(exc).__name__}: {str(exc)[:300]}"
         return failed_payload(job, why)
-    return result.to_json(), (nbformat.writes(executed) if executed is not None else None)
+    try:
+        return result.to_json(), (nbformat.writes(executed) if executed is not None else None)
+    except Exception as exc:  # noqa: BLE001 - the outputs would not serialise: keep the verdicts
+        result.error = result.error or f"grader error: the executed notebook could not be kept ({type(exc).__name__})"
+        return result.to_json(), None
 
 
 def reference_job(root: str, assignment: str, notebook: str, seed: int, sandbox: bool) -> dict | str:
@@ -152,9 +154,9 @@ def reference_job(root: str, assignment: str, notebook: str, seed: int, sandbox:
         refs = grading.run_reference(course.Assignment(assignment, Path(root)), notebook, seed,
                                      limits=Limits.from_env(), sandbox=make_sandbox(sandbox),
                                      cache_dir=Path(root) / ".autograder" / "reference")
-    except Exception as exc:  # recorded for every submission of that notebook; the batch goes on
-        why = f"grader error: the reference solution could not be run ({str(exc)[:300]})"
-        print(why, file=sys.stderr, flush=True)
+    except Exception as exc:  # grade stops before recording anything (check_references)
+        why = outputs.safe_text(f"{type(exc).__name__}: {str(exc)[:600]}", 800)
+        print(f"reference run failed: {assignment}/{notebook}: {why}", file=sys.stderr, flush=True)
         return why
     print(f"reference ready: {assignment}/{notebook} in {time.monotonic() - start:.1f} s", flush=True)
     return refs
@@ -188,6 +190,32 @@ def autograded_notebook(executed: nbformat.NotebookNode, result: grading.Noteboo
                     o["output_type"] = "display_data"
                     o.pop("execution_count", None)
     return executed
+
+
+COLLECTED_AT = ".collected_at"  # written by a collector beside the submission: the time it was received
+
+
+def submission_time(folder: Path) -> tuple[str | None, str]:
+    """When a submission came in, and where that time comes from.
+
+    A collector's own record is preferred; ``timestamp.txt`` is written on the learner's side
+    (nbgrader's ``submit``) and is only the learner's word; failing both, the file's time."""
+    for name, source in ((COLLECTED_AT, "collector"), ("timestamp.txt", "learner's timestamp.txt")):
+        f = folder / name
+        try:
+            if f.is_file() and not f.is_symlink() and f.stat().st_size < 200:
+                text = outputs.safe_text(f.read_text(errors="replace"), 100).strip()
+                if text:
+                    return text, source
+        except OSError:
+            pass
+    nb = next((p for p in sorted(folder.glob("*.ipynb")) if not p.is_symlink()), None)
+    if nb is not None:
+        from datetime import datetime, timezone
+
+        stamp = datetime.fromtimestamp(nb.stat().st_mtime, timezone.utc).strftime("%Y-%m-%d %H:%M:%S.%f %Z")
+        return stamp, "file time in the submissions folder"
+    return None, "none"
 
 
 def missing_from_gradebook(root: Path, assignments: list[str], db_url: str) -> list[str]:
@@ -229,16 +257,13 @@ def write_result(root: Path, db_url: str, job: Job, result: grading.NotebookResu
         tmp = dest / f".{job.notebook}.ipynb.tmp"
         tmp.write_text(nbformat.writes(nb))
         os.replace(tmp, dest / f"{job.notebook}.ipynb")
-    ts = Path(job.path).parent / "timestamp.txt"
-    if ts.is_file() and not ts.is_symlink() and ts.stat().st_size < 200:
-        shutil.copyfile(ts, dest / "timestamp.txt")
+    timestamp, _ = submission_time(Path(job.path).parent)
+    if timestamp:
+        (dest / "timestamp.txt").write_text(timestamp)
     solution = course.read(course.Assignment(job.assignment, root).solution(job.notebook))
     by_ex = {e.id: e for e in result.exercises}
     with Gradebook(db_url) as gb:
         gb.update_or_create_student(job.student)
-        timestamp = None
-        if (dest / "timestamp.txt").is_file():
-            timestamp = (dest / "timestamp.txt").read_text().strip() or None
         try:
             gb.update_or_create_submission(job.assignment, job.student, timestamp=timestamp)
         except Exception:
@@ -283,8 +308,23 @@ def discover(root: Path, subs: Path, assignments: list[str], students: list[str]
                 yield a, nb, sdir.name, sdir / name / f"{nb}.ipynb"
 
 
+class ReferenceFailed(RuntimeError):
+    """A reference solution could not run where the submissions will: nothing may be graded."""
+
+
+def check_references(refs: dict) -> None:
+    bad = {k: v for k, v in refs.items() if isinstance(v, str)}
+    if bad:
+        lines = [f"  {a}/{n}: {why}" for (a, n), why in sorted(bad.items())]
+        raise ReferenceFailed(
+            "grade stopped before recording anything: the reference solution did not run where the "
+            "submissions would run, so every submission would be judged wrongly.\n" + "\n".join(lines) +
+            "\nCheck that the sandbox works (bubblewrap, run as root), that the kernels import this "
+            f"autograder package ({Path(__file__).resolve().parent}), and that solutions/ passes its own tests.")
+
+
 def grade_command(args) -> int:
-    from . import check, release
+    from . import check
 
     root = course.find_root()
     subs = Path(args.submissions).resolve() if args.submissions else root / "submitted"
@@ -300,13 +340,12 @@ def grade_command(args) -> int:
     sandbox_on = not args.no_sandbox
     names = sorted({a.name for a, *_ in todo})
 
-    def register() -> None:  # before the first result is written
-        ensure_in_gradebook(root, names, db_url)
-
     jobs, done = [], []
     for a, nb, student, path in todo:
         job = Job(str(root), a.name, nb, student, str(path), seed, None, sandbox_on, job_key(root, a, nb, path))
         prior = None if args.force else load_result(root, job)
+        if prior is not None and getattr(args, "retry_errors", False) and (prior.error or "").startswith("grader error"):
+            prior = None
         (done if prior else jobs).append((job, prior))
     ref_keys = sorted({(job.assignment, job.notebook) for job, _ in jobs})
     results = {(j.student, j.assignment, j.notebook): r for j, r in done}
@@ -316,72 +355,92 @@ def grade_command(args) -> int:
     workers = default_workers() if not args.workers else max(1, int(args.workers))
     from tqdm.auto import tqdm
 
-    bar = tqdm(total=len(jobs), desc="grading", unit="nb", disable=not jobs)
     failed = 0
+    bar = None
 
     def finish(job: Job, payload: tuple[str, str | None], meta: dict | None = None) -> None:
+        """Record one job's result; whatever goes wrong here becomes that job's recorded result."""
         nonlocal failed
-        result = grading.NotebookResult.from_json(payload[0])
-        write_result(root, db_url, job, result, payload[1])
-        save_result(root, job, result, meta)
+        try:
+            result = grading.NotebookResult.from_json(payload[0])
+            executed = payload[1]
+        except Exception as exc:  # noqa: BLE001
+            result, executed = failed_result(job, f"grader error: the result could not be read ({type(exc).__name__})"), None
+        result.submitted_at, result.submitted_at_source = submission_time(Path(job.path).parent)
+        try:
+            write_result(root, db_url, job, result, executed)
+        except Exception as exc:  # noqa: BLE001 - e.g. an output that would not serialise
+            why = f"grader error: the result could not be recorded ({type(exc).__name__}: {str(exc)[:200]})"
+            print(f"{job.student}/{job.assignment}/{job.notebook}: {why}", file=sys.stderr, flush=True)
+            result = failed_result(job, outputs.safe_text(why))
+            try:
+                write_result(root, db_url, job, result, None)
+            except Exception as again:  # noqa: BLE001
+                print(f"  and the zero could not be written to the gradebook: {again!r}", file=sys.stderr)
+        try:
+            save_result(root, job, result, meta)
+        except Exception as exc:  # noqa: BLE001
+            print(f"{job.student}/{job.assignment}/{job.notebook}: result not cached ({exc!r})", file=sys.stderr)
         results[(job.student, job.assignment, job.notebook)] = result
         failed += bool(result.error)
-        bar.set_postfix(failed=failed)
-        bar.update(1)
+        if bar is not None:
+            bar.set_postfix(failed=failed)
+            bar.update(1)
 
     pending = [job for job, _ in jobs]
     slurm_backend = getattr(args, "backend", "local") == "slurm"
     pooled = not slurm_backend and workers > 1 and len(pending) > 1
-    if not pooled:  # everything first, here (for Slurm: before submitting)
-        register()
-        refs = {k: reference_job(str(root), *k, seed, sandbox_on) for k in ref_keys}
-        for job in pending:
-            job.refs = refs[(job.assignment, job.notebook)]
-    if slurm_backend and pending:
-        from . import slurm
-
-        slurm.grade(pending, args, root / ".autograder" / "submitit", finish, failed_payload)
-        workers = int(args.array_parallelism)
-    elif not pooled:
-        for job in pending:
-            finish(job, run_job(job))
-    else:
-        ctx = multiprocessing.get_context("spawn")
-        slots = ctx.Queue()
-        for slot in worker_slots(workers):
-            slots.put(slot)
-        with cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=pin_worker,
-                                    initargs=(slots,)) as pool:
-            # the reference runs go through the pool too; each notebook's submissions follow its reference
-            waiting: dict[tuple[str, str], list[Job]] = {}
+    try:
+        if not pooled:  # everything first, here (for Slurm: before submitting)
+            refs = {k: reference_job(str(root), *k, seed, sandbox_on) for k in ref_keys}
+            check_references(refs)
+            ensure_in_gradebook(root, names, db_url)
             for job in pending:
-                waiting.setdefault((job.assignment, job.notebook), []).append(job)
-            ref_futures = {pool.submit(reference_job, str(root), *k, seed, sandbox_on): k for k in ref_keys}
-            register()  # while the workers run the references
-            futures: dict = {}
-            live = set(ref_futures)
-            while live:
-                finished, live = cf.wait(live, return_when=cf.FIRST_COMPLETED)
-                for fut in finished:
-                    if fut in ref_futures:
-                        k = ref_futures[fut]
-                        try:
-                            refs = fut.result()
-                        except Exception as exc:  # the worker process itself died
-                            refs = f"grader error: the reference run's worker died ({type(exc).__name__})"
-                        for job in waiting.pop(k, []):
-                            job.refs = refs
-                            nxt = pool.submit(run_job, job)
-                            futures[nxt] = job
-                            live.add(nxt)
-                        continue
-                    job = futures.pop(fut)
+                job.refs = refs[(job.assignment, job.notebook)]
+            bar = tqdm(total=len(jobs), desc="grading", unit="nb", disable=not jobs)
+            if slurm_backend and pending:
+                from . import slurm
+
+                slurm.grade(pending, args, root / ".autograder" / "submitit", finish, failed_payload)
+                workers = int(args.array_parallelism)
+            else:
+                for job in pending:
+                    finish(job, run_job(job))
+        else:
+            ctx = multiprocessing.get_context("spawn")
+            slots = ctx.Queue()
+            for slot in worker_slots(workers):
+                slots.put(slot)
+            with cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=pin_worker,
+                                        initargs=(slots,)) as pool:
+                # every reference first, in the pool, while this process registers the assignments;
+                # nothing is recorded unless all of them ran
+                ref_futures = {k: pool.submit(reference_job, str(root), *k, seed, sandbox_on) for k in ref_keys}
+                ensure_in_gradebook(root, names, db_url)
+                refs = {}
+                for k, fut in ref_futures.items():
+                    try:
+                        refs[k] = fut.result()
+                    except Exception as exc:  # noqa: BLE001 - the worker process itself died
+                        refs[k] = f"the reference run's worker died ({type(exc).__name__})"
+                check_references(refs)
+                bar = tqdm(total=len(jobs), desc="grading", unit="nb", disable=not jobs)
+                futures = {}
+                for job in pending:
+                    job.refs = refs[(job.assignment, job.notebook)]
+                    futures[pool.submit(run_job, job)] = job
+                for fut in cf.as_completed(futures):
+                    job = futures[fut]
                     try:
                         payload = fut.result()
-                    except Exception as exc:  # the worker process itself died
+                    except Exception as exc:  # noqa: BLE001 - the worker process itself died
                         payload = failed_payload(job, f"grader error: worker died ({type(exc).__name__})")
                     finish(job, payload)
-    bar.close()
+    except ReferenceFailed as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
+    if bar is not None:
+        bar.close()
     print(table(results.values()))
     print(f"graded {len(jobs)} notebook(s) in {time.monotonic() - start:.1f} s with {workers} worker(s)")
     return 0

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import nbformat
 
-from . import course, judge, probe
+from . import course, judge, messages, outputs, probe
 from .execute import ExecResult, Limits, execute
 
 MAX_SUPPORT_FILE = 50 * 1024 * 1024
@@ -36,8 +36,9 @@ class ExerciseResult:
     points: float
     score: float
     status: str  # passed | failed | not attempted
-    message: str = ""
+    message: str = ""  # for the learner: trusted text only (autograder.messages)
     hint: str = ""
+    detail: str = ""  # for the instructor: the raw errors the run printed (the learner's code wrote them)
 
 
 @dataclass
@@ -51,6 +52,8 @@ class NotebookResult:
     seed: int = 0
     seconds: float = 0.0
     submission_sha: str = ""
+    submitted_at: str | None = None
+    submitted_at_source: str = ""  # collector, the learner's timestamp.txt, or the file's time
 
     @property
     def score(self) -> float:
@@ -91,6 +94,9 @@ def read_submission(path: Path) -> tuple[nbformat.NotebookNode | None, str | Non
                 cell["source"] = "".join(map(str, cell.get("source", [])))
             if not isinstance(cell.get("metadata"), dict):
                 cell["metadata"] = nbformat.NotebookNode()
+            nbg = cell["metadata"].get("nbgrader")
+            if nbg is not None and (not isinstance(nbg, dict) or not isinstance(nbg.get("grade_id", ""), str)):
+                cell["metadata"]["nbgrader"] = {"malformed": True}  # run as a plain cell, reported
         return nb, None
     except Exception as exc:  # malformed JSON, wrong nbformat, bad encoding
         return None, f"the submitted notebook could not be read ({type(exc).__name__}: {str(exc)[:200]})"
@@ -147,6 +153,8 @@ def merge(student: nbformat.NotebookNode | None, release: nbformat.NotebookNode,
                       % str(student.metadata.kernelspec.get("name"))[:40])
     seen_ids: set[str] = set()
     for cell in student.cells:
+        if course.nbgrader_meta(cell).get("malformed"):
+            tamper.append("a cell's nbgrader metadata is malformed (run as a plain cell)")
         gid = course.grade_id(cell)
         if gid and gid in seen_ids:
             tamper.append(f"cell id {gid} appears more than once (the copy was run as a plain cell)")
@@ -155,8 +163,9 @@ def merge(student: nbformat.NotebookNode | None, release: nbformat.NotebookNode,
             tamper.append(f"unknown graded cell id {str(gid)[:40]} (run as a plain cell)")
             gid = None
         if gid is None:
+            # the learner's own cells; their Markdown is shown as text (no HTML or script reaches a reader)
             plain = nbformat.v4.new_code_cell(cell.get("source", "")) if cell.get("cell_type") == "code" \
-                else nbformat.v4.new_markdown_cell(cell.get("source", ""))
+                else nbformat.v4.new_markdown_cell(outputs.inert_markdown(cell.get("source", "")))
             out.append(plain)
             continue
         seen_ids.add(gid)
@@ -180,6 +189,21 @@ def merge(student: nbformat.NotebookNode | None, release: nbformat.NotebookNode,
     for i, cell in enumerate(nb.cells):
         cell.id = course.grade_id(cell) or f"cell-{i}"
     return nb, tamper
+
+
+def arm_hidden_tests(nb: nbformat.NotebookNode, seed: int) -> nbformat.NotebookNode:
+    """Write each hidden test's own seed into its block (:func:`autograder.probe.arm`).
+
+    The kernel's environment holds no seed: code that runs before a hidden test cannot work out
+    its inputs, and what a later cell can read of one test's seed says nothing of another's."""
+    for cell in nb.cells:
+        ex = course.exercise_of(cell)
+        if ex and course.is_tests(cell) and course.HIDDEN_BEGIN in cell.source:
+            head, tail = cell.source.split(course.HIDDEN_BEGIN, 1)
+            first, _, rest = tail.partition("\n")
+            line = probe.arm_line(ex, probe.derive_seed(seed, ex))
+            cell.source = f"{head}{course.HIDDEN_BEGIN}{first}\n{line}{rest}"
+    return nb
 
 
 def attempted(student: nbformat.NotebookNode | None, release: nbformat.NotebookNode, ex: course.Exercise) -> bool:
@@ -215,14 +239,19 @@ def copy_support_files(src: Path, dest: Path) -> None:
 
 def cell_outcome(cell, exercise: str) -> dict:
     """What one executed test cell produced: whether it ran, its first error, its observations payload."""
-    entry: dict = {"ran": False, "payload": None, "error": None}
+    entry: dict = {"ran": False, "payload": None, "error": None, "error_name": None, "error_line": None}
     if cell is None or cell.get("outputs") is None:
         return entry
     entry["ran"] = cell.get("execution_count") is not None or bool(cell.outputs)
     for out in cell.outputs:
+        if not isinstance(out, dict):
+            continue
         if out.get("output_type") == "error" and entry["error"] is None:
-            entry["error"] = f"{out.get('ename', 'Error')}: {str(out.get('evalue', ''))[:400]}".rstrip(": ")
-        data = out.get("data") or {}
+            entry["error"] = outputs.safe_text(f"{out.get('ename', 'Error')}: {str(out.get('evalue', ''))[:400]}",
+                                               600).rstrip(": ")
+            entry["error_name"] = str(out.get("ename", "Error"))[:100]
+            entry["error_line"] = messages.traceback_line(out.get("traceback"))
+        data = out.get("data") if isinstance(out.get("data"), dict) else {}
         if probe.MIME in data and entry["payload"] is None:
             payload = data[probe.MIME]
             if isinstance(payload, str):
@@ -247,13 +276,18 @@ def collect(nb: nbformat.NotebookNode, exercises: list[course.Exercise]) -> dict
     return found
 
 
-def verdict(entry: dict, reference: dict | None) -> tuple[bool, str, str]:
+def verdict(entry: dict, reference: dict | None, visible_source: str | None = None) -> tuple[bool, str, str]:
     """Pass/fail of one executed test cell (visible asserts passed and observations match the
-    reference), the learner-facing message, and the concepts that failed."""
+    reference), the message, and the concepts that failed.
+
+    Given the test cell's ``visible_source``, a failed visible test is told from trusted text
+    only (:mod:`autograder.messages`); without it, the raw error is returned (for authors' tools)."""
     if not entry.get("ran"):
         return False, "the tests did not run", ""
     if entry.get("error"):
-        return False, entry["error"], ""
+        if visible_source is None:
+            return False, entry["error"], ""
+        return False, messages.visible_failure(entry, visible_source), ""
     v = judge.judge(reference, entry.get("payload"))
     if v.passed:
         return True, "", ""
@@ -315,7 +349,7 @@ def run_reference(assignment: course.Assignment, notebook: str, seed: int, limit
         seed_compile_cache(Path(tmp), store)
         # unsandboxed, torch's own cache under /tmp is shared and warm already
         cc = compile_cache_env(Path(tmp)) if sandbox is not None else {}
-        res = execute(solution, tmp, env={"AUTOGRADER_MODE": "record", "AUTOGRADER_SEED": str(seed), **cc},
+        res = execute(arm_hidden_tests(copy.deepcopy(solution), seed), tmp, env={"AUTOGRADER_MODE": "record", **cc},
                       limits=limits, sandbox=sandbox)
         made = Path(tmp) / COMPILE_CACHE
         if store is not None and not res.error and made.is_dir() and any(made.rglob("*")):
@@ -324,6 +358,13 @@ def run_reference(assignment: course.Assignment, notebook: str, seed: int, limit
             _copy_regular_files(made, staging)
             shutil.rmtree(store, ignore_errors=True)
             os.replace(staging, store)
+    if res.error:
+        raise RuntimeError(f"reference solution {notebook} did not run to the end: {res.error}")
+    for i, cell in enumerate(res.nb.cells):  # every cell of the solution runs cleanly where submissions will
+        failed = next((o for o in cell.get("outputs", []) if o.get("output_type") == "error"), None)
+        if failed is not None:
+            raise RuntimeError(f"reference solution {notebook}, cell {i}, raised "
+                               f"{failed.get('ename')}: {str(failed.get('evalue'))[:300]}")
     got = collect(res.nb, exercises)
     refs = {}
     for ex in exercises:
@@ -343,6 +384,7 @@ def run_reference(assignment: course.Assignment, notebook: str, seed: int, limit
 def score(exercises: list[course.Exercise], got: dict[str, dict], refs: dict[str, dict] | None,
           student: nbformat.NotebookNode | None, release: nbformat.NotebookNode,
           run_error: str | None = None) -> list[ExerciseResult]:
+    visible = {course.exercise_of(c): c.source for c in release.cells if course.is_tests(c) and course.exercise_of(c)}
     results = []
     for ex in exercises:
         entry = got.get(ex.id, {})
@@ -353,15 +395,19 @@ def score(exercises: list[course.Exercise], got: dict[str, dict], refs: dict[str
             r.message = "the tests did not run" + (f": {run_error}" if run_error else "")
         elif refs is None:
             if entry.get("error"):
-                r.message = entry["error"]
+                r.message = messages.visible_failure(entry, visible.get(ex.id))
             else:
                 r.status, r.score = "passed", ex.points  # visible tests only
         else:
-            ok, r.message, r.hint = verdict(entry, refs.get(ex.id))
+            ok, r.message, r.hint = verdict(entry, refs.get(ex.id), visible.get(ex.id, ""))
             if ok:
                 r.status, r.score = "passed", ex.points
-        if r.status == "failed" and entry.get("answer_error"):
-            r.message = f"your answer cell raised {entry['answer_error']}\n{r.message}".strip()
+        if r.status == "failed":
+            raw = [entry.get("answer_error"), entry.get("error"), ((entry.get("payload") or {}).get("error")
+                                                                  if isinstance(entry.get("payload"), dict) else None)]
+            r.detail = outputs.safe_text("\n".join(str(x) for x in raw if x), 2000)
+            if entry.get("answer_error"):
+                r.message = f"your answer cell raised {messages.exception_name(entry['answer_error'])}\n{r.message}".strip()
         results.append(r)
     return results
 
@@ -417,9 +463,13 @@ def grade_notebook(student_path: Path, assignment: course.Assignment, notebook: 
         if sandbox is not None:
             seed_compile_cache(work, compile_cache)
             cc = compile_cache_env(work)
-        res: ExecResult = execute(merged, work, env={"AUTOGRADER_MODE": "record", "AUTOGRADER_SEED": str(seed), **cc},
+        if hidden:
+            arm_hidden_tests(merged, seed)
+        res: ExecResult = execute(merged, work, env={"AUTOGRADER_MODE": "record", **cc},
                                   limits=limits, sandbox=sandbox)
     result.error, result.seconds = res.error, res.seconds
     got = collect(res.nb, exercises)
     result.exercises = score(exercises, got, refs if hidden else None, student, release, res.error)
-    return result, res.nb
+    # what leaves this function is stored and shown: it must serialise and hold no active content
+    limits = limits or Limits()
+    return result, outputs.clean_notebook(res.nb, limits.max_notebook_output_kb * 1024)

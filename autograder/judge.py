@@ -3,13 +3,23 @@
 Runs in the grader's own process.  Its inputs are plain data produced by
 :func:`autograder.probe.encode`; the tolerances and hints are taken from the
 *reference* payload only, so a submission cannot loosen them.
+
+The learner's payload is the adversary's data: whatever it holds, :func:`judge` returns a
+verdict and never raises, and its messages quote nothing of it but numbers the judge
+computed, shapes made of small integers, torch dtype names and the names of Python's own
+exceptions.  Text the learner's code produced (an exception's message, a string it
+returned, a type's name) could carry anything the kernel could read, hidden tests
+included, so it never reaches a message a learner sees.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from typing import Any
+
+from .messages import exception_name
 
 MAX_ELEMENTS = 2_000_000
 
@@ -38,7 +48,7 @@ class Verdict:
             return f"{self.exercise}: all {len(self.checks)} hidden checks passed"
         lines = [f"{self.exercise}: hidden tests failed"]
         if self.error:
-            lines.append(f"  your code raised {self.error}")
+            lines.append(f"  {self.error}")
         for c in self.failures()[:8]:
             line = f"  - check '{c.name}': {c.reason}"
             if c.hint:
@@ -50,10 +60,32 @@ class Verdict:
         return "\n".join(lines)
 
 
+KINDS = ("none", "bool", "int", "float", "str", "tensor", "list", "dict", "unsupported")
+_DTYPE = re.compile(r"torch\.[a-z0-9]{2,16}")
+
+
+def _kind(v: Any) -> str:
+    return v if isinstance(v, str) and v in KINDS else "something else"
+
+
+def _shape(v: Any) -> str:
+    if isinstance(v, list) and len(v) <= 8 and all(type(x) is int and 0 <= x < 10**9 for x in v):
+        return str(tuple(v))
+    return "(malformed)"
+
+
 def _float(v: Any) -> float:
+    """A float from an observed number ('nan', 'inf' and '-inf' as strings); huge ints saturate."""
     if isinstance(v, str):
-        return float(v)  # 'nan', 'inf', '-inf'
-    return float(v)
+        if v not in ("nan", "inf", "-inf"):
+            raise ValueError("not a number")
+        return float(v)
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        raise TypeError("not a number")
+    try:
+        return float(v)
+    except OverflowError:
+        return math.inf if v > 0 else -math.inf
 
 
 def _close(a: float, b: float, rtol: float, atol: float) -> bool:
@@ -73,14 +105,16 @@ def compare(ref: Any, got: Any, spec: dict) -> str:
     if rt == "unsupported":
         return "reference could not be recorded"
     if gt == "unsupported":
-        return f"returned an object of type {str(got.get('type'))[:60]!r}, which is not a tensor or plain value"
+        return "returned an object that is not a tensor or plain value"
     if rt == "tensor":
         if gt != "tensor":
-            return f"expected a tensor, got {gt}"
-        if list(got.get("shape", [])) != list(ref["shape"]):
-            return f"shape {tuple(got.get('shape', []))} is not the expected shape"
+            return f"expected a tensor, got {_kind(gt)}"
+        if not isinstance(got.get("shape"), list) or list(got["shape"]) != list(ref["shape"]):
+            return f"shape {_shape(got.get('shape'))} is not the expected shape"
         if spec.get("check_dtype", True) and got.get("dtype") != ref["dtype"]:
-            return f"dtype {got.get('dtype')} is not the expected dtype"
+            dtype = got.get("dtype")
+            shown = dtype if isinstance(dtype, str) and _DTYPE.fullmatch(dtype) else "(malformed)"
+            return f"dtype {shown} is not the expected dtype"
         rd, gd = ref["data"], got.get("data")
         if not isinstance(gd, list) or len(gd) != len(rd) or len(rd) > MAX_ELEMENTS:
             return "data does not match the shape"
@@ -92,7 +126,8 @@ def compare(ref: Any, got: Any, spec: dict) -> str:
                 fa, fb = _float(a), _float(b)
             except (TypeError, ValueError):
                 return "malformed tensor data"
-            ok = _close(fa, fb, rtol, atol) if floating else fa == fb
+            # integers exactly, as integers (a float loses them past 2**53)
+            ok = _close(fa, fb, rtol, atol) if floating else (type(a) is int and a == b)
             if not ok:
                 bad += 1
                 if math.isfinite(fa) and math.isfinite(fb):
@@ -100,23 +135,26 @@ def compare(ref: Any, got: Any, spec: dict) -> str:
                 else:
                     worst = math.inf
         if bad:
+            worst = worst if math.isfinite(worst) else math.inf
             return f"{bad} of {len(rd)} values differ (largest difference {worst:.3g}, tolerance rtol={rtol:g}, atol={atol:g})"
         return ""
     if rt == "float":
         if gt not in ("float", "int"):
-            return f"expected a number, got {gt}"
+            return f"expected a number, got {_kind(gt)}"
         try:
-            if not _close(_float(got["v"]), _float(ref["v"]), rtol, atol):
-                return f"value {got['v']!r} is not within tolerance (rtol={rtol:g}, atol={atol:g})"
+            value = _float(got["v"])
+            if not _close(value, _float(ref["v"]), rtol, atol):
+                return f"value {value:.6g} is not within tolerance (rtol={rtol:g}, atol={atol:g})"
         except (TypeError, ValueError, KeyError):
             return "malformed number"
         return ""
     if rt != gt:
-        return f"expected a {rt}, got {gt}"
+        return f"expected a {_kind(rt)}, got {_kind(gt)}"
     if rt in ("int", "bool", "str"):
         if type(got.get("v")) is not type(ref["v"]) or got.get("v") != ref["v"]:
-            shown = repr(got.get("v"))
-            return f"value {shown[:60]} is not the expected one"
+            v = got.get("v")
+            shown = f" {v}" if type(v) is bool or (type(v) is int and abs(v) < 10**15) else ""
+            return f"value{shown} is not the expected one"
         return ""
     if rt == "none":
         return ""
@@ -161,9 +199,12 @@ def judge(reference: dict | None, student: dict | None, exercise: str | None = N
         if name not in got:
             checks.append(Check(name, False, "not reached", spec.get("hint", "")))
             continue
-        reason = compare(item["value"], got[name], spec)
+        try:
+            reason = compare(item["value"], got[name], spec)
+        except (RecursionError, ValueError, TypeError, OverflowError, KeyError, AttributeError, IndexError):
+            reason = "malformed observation"
         checks.append(Check(name, not reason, reason, spec.get("hint", "") if reason else ""))
     error = student.get("error")
-    error = str(error)[:500] if error else None
+    error = f"your code raised {exception_name(error)}" if error else None
     passed = bool(checks) and all(c.passed for c in checks) and not error
     return Verdict(ex, passed, checks, error)

@@ -45,7 +45,8 @@ from jupyter_client.manager import AsyncKernelManager
 
 UID_BASE = 61000
 UID_COUNT = 4096
-ENV_KEEP = ("AUTOGRADER_MODE", "AUTOGRADER_SEED", "MPLBACKEND", "PYTHONWARNINGS", "CUDA_VISIBLE_DEVICES",
+# never the grading seed: each hidden test carries its own (autograder.grading.arm_hidden_tests)
+ENV_KEEP = ("AUTOGRADER_MODE", "MPLBACKEND", "PYTHONWARNINGS", "CUDA_VISIBLE_DEVICES",
             "OMP_NUM_THREADS", "MKL_NUM_THREADS", "LANG", "LC_ALL", "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE",
             "TORCHINDUCTOR_COMPILE_THREADS", "NVIDIA_VISIBLE_DEVICES", "TORCHINDUCTOR_CACHE_DIR", "TRITON_CACHE_DIR")
 LOCK_DIR = Path(tempfile.gettempdir()) / "autograder-uids"
@@ -263,10 +264,17 @@ FIXED_ENV = {"HOME": "/tmp", "USER": "grader", "LOGNAME": "grader", "PATH": "/us
              "JUPYTER_PLATFORM_DIRS": "1", "PYTHONNOUSERSITE": "1"}
 
 
+def package_path() -> str:
+    """The folder that holds the ``autograder`` package this process runs: kernels import the same
+    copy (it is the one bound into the sandbox), whatever editable install the environment points at."""
+    return str(Path(__file__).resolve().parent.parent)
+
+
 def kernel_env(source) -> dict[str, str]:
     """The environment a sandboxed kernel sees: the kept variables of ``source`` and fixed ones."""
     env = {k: v for k, v in source.items() if k in ENV_KEEP}
     env.update(FIXED_ENV)
+    env["PYTHONPATH"] = package_path()
     return env
 
 

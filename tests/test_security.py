@@ -39,6 +39,7 @@ LIMITS = {
     "AUTOGRADER_LIMIT_MAX_PROCESSES": "96",
     "AUTOGRADER_LIMIT_MAX_FILE_MB": "64",
     "AUTOGRADER_LIMIT_MAX_OUTPUT_KB": "256",
+    "AUTOGRADER_LIMIT_MAX_NOTEBOOK_OUTPUT_KB": "2048",
 }
 SEED = "4242"
 
@@ -70,7 +71,7 @@ def results(course: Path) -> dict[str, dict]:
 @pytest.fixture(scope="module")
 def batch(tmp_path_factory):
     course = fixture_course(tmp_path_factory.mktemp("sec") / "course")
-    cases = attacks.attacks(course) + attacks.faults()
+    cases = attacks.attacks(course) + attacks.faults() + attacks.after_cases()
     honest = attacks.Case("honest", "answers both exercises right", 3, attack=False,
                           answers=attacks._ans(attacks.CORRECT_1, attacks.CORRECT_2))
     empty = attacks.Case("empty", "submits the released notebook untouched", 0, attack=False)
@@ -94,7 +95,7 @@ def test_honest_and_empty(batch):
     assert gradebook_scores(batch["course"])["honest"] == 3
 
 
-CASES = attacks.attacks(Path("/nonexistent")) + attacks.faults()
+CASES = attacks.attacks(Path("/nonexistent")) + attacks.faults() + attacks.after_cases()
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.student for c in CASES])
@@ -115,6 +116,8 @@ def test_case(batch, case):
 def test_nothing_leaks_into_outputs(batch):
     course = batch["course"]
     for nb in (course / "autograded").glob(f"*/{attacks.ASSIGNMENT}/*.ipynb"):
+        if nb.parent.parent.name.startswith("leak_"):
+            continue  # they print the hidden tests they ran: the autograded notebook is the instructor's alone
         text = nb.read_text()
         for marker in attacks.LEAK_MARKERS:
             # the autograded notebook holds the hidden tests it ran, so only outputs are searched
@@ -180,3 +183,106 @@ def test_killed_run_resumes(tmp_path):
     assert f"{finished} notebook(s) already graded and unchanged: kept" in out.stdout
     assert f"graded {4 - finished} notebook(s)" in out.stdout
     assert all(v == 3 for v in gradebook_scores(course).values()) and len(gradebook_scores(course)) == 4
+
+
+def _hidden_lines(course: Path) -> list[str]:
+    """The non-trivial lines of every hidden-test block of the fixture's solution."""
+    import nbformat
+
+    from autograder import course as course_mod
+
+    nb = nbformat.read(str(course / "solutions" / attacks.ASSIGNMENT / f"{attacks.ASSIGNMENT}.ipynb"), 4)
+    lines = []
+    for cell in nb.cells:
+        if course_mod.HIDDEN_BEGIN in cell.source:
+            block = cell.source.split(course_mod.HIDDEN_BEGIN, 1)[1].split(course_mod.HIDDEN_END, 1)[0]
+            lines += [l.strip() for l in block.splitlines() if len(l.strip()) > 12]
+    return lines
+
+
+def test_honest_students_after_hostile_ones_keep_full_marks(batch):
+    scores = gradebook_scores(batch["course"])
+    for student in attacks.AFTER:
+        assert scores.get(student) == 3, (student, _text(batch["results"][student]))
+
+
+def test_feedback_never_shows_hidden_tests(batch):
+    import base64
+    import html
+
+    course = batch["course"]
+    out = run_tool([sys.executable, "-m", "autograder", "feedback"], course)
+    assert out.returncode == 0, out.stderr[-3000:]
+    hidden = _hidden_lines(course)
+    assert hidden
+    pages = list((course / "feedback").glob(f"*/{attacks.ASSIGNMENT}/*.html"))
+    assert {p.parent.parent.name for p in pages} >= {"leak_hidden", "leak_by_raising", "honest"}
+    for page in pages:
+        text = html.unescape(page.read_text())
+        who = page.parent.parent.name
+        assert attacks.LEAK_PROBE not in text, f"{who}: feedback shows what the learner's code printed after a hidden test"
+        for marker in attacks.LEAK_MARKERS:
+            assert marker not in text, f"{who}: feedback shows {marker!r}"
+        for line in hidden:
+            assert line not in text, f"{who}: feedback shows hidden test source {line!r}"
+            assert base64.b64encode(line.encode()).decode()[:16] not in text
+    # the feedback still says what failed, in the grader's words
+    raised = html.unescape((course / "feedback" / "leak_by_raising" / attacks.ASSIGNMENT / f"{attacks.ASSIGNMENT}.html").read_text())
+    assert "ValueError" in raised
+
+
+def test_the_kernel_is_given_no_grading_seed(batch):
+    nb = json.loads((batch["course"] / "autograded" / "leak_hidden" / attacks.ASSIGNMENT / f"{attacks.ASSIGNMENT}.ipynb").read_text())
+    printed = json.dumps([c.get("outputs", []) for c in nb["cells"]])
+    assert "SEED=None" in printed and f"SEED={SEED}" not in printed
+
+
+def test_no_active_content_reaches_the_instructor(batch):
+    course = batch["course"]
+    nb = json.loads((course / "autograded" / "active_content" / attacks.ASSIGNMENT / f"{attacks.ASSIGNMENT}.ipynb").read_text())
+    for cell in nb["cells"]:
+        for o in cell.get("outputs", []):
+            assert set(o.get("data", {})) <= {"text/plain", "image/png", "image/jpeg"}, o
+        if cell["cell_type"] == "markdown":
+            assert "<script" not in "".join(cell["source"]), cell["source"]
+    run_tool([sys.executable, "-m", "autograder", "feedback", "--student", "active_content"], course)
+    page = (course / "feedback" / "active_content" / attacks.ASSIGNMENT / f"{attacks.ASSIGNMENT}.html").read_text()
+    # as source code or escaped text it is inert; as markup it would run in the instructor's browser
+    assert "<script>window." + attacks.XSS_MARK not in page and "<svg onload" not in page
+
+
+def test_output_volume_is_bounded_per_notebook(batch):
+    path = batch["course"] / "autograded" / "output_volume" / attacks.ASSIGNMENT / f"{attacks.ASSIGNMENT}.ipynb"
+    assert path.stat().st_size < (2048 + 512) << 10, path.stat().st_size
+
+
+def test_a_grader_error_is_kept_not_retried_forever(batch):
+    from autograder import gradebook, grading
+
+    course = batch["course"]
+    job = gradebook.Job(str(course), attacks.ASSIGNMENT, attacks.ASSIGNMENT, "honest",
+                        str(course / "submitted" / "honest" / attacks.ASSIGNMENT / f"{attacks.ASSIGNMENT}.ipynb"),
+                        1, None, True, "some-key")
+    result = grading.NotebookResult("honest", attacks.ASSIGNMENT, attacks.ASSIGNMENT, error="grader error: x")
+    tmp = course.parent / "cache-check"
+    gradebook.save_result(tmp, job, result)
+    again = gradebook.load_result(tmp, job)
+    assert again is not None and again.error == "grader error: x"
+
+
+def test_a_reference_that_fails_in_the_sandbox_stops_grade_before_anything_is_recorded(tmp_path):
+    import nbformat
+
+    course = fixture_course(tmp_path / "course")
+    sol = course / "solutions" / attacks.ASSIGNMENT / f"{attacks.ASSIGNMENT}.ipynb"
+    nb = nbformat.read(str(sol), 4)
+    # a solution that works only outside the sandbox (as with kernels that import another copy of the grader)
+    nb.cells.insert(1, nbformat.v4.new_code_cell("import os\nassert os.getuid() == 0, 'not where the grader is'"))
+    nbformat.write(nb, str(sol))
+    release = course / "notebooks" / attacks.ASSIGNMENT / f"{attacks.ASSIGNMENT}.ipynb"
+    attacks.build([attacks.Case("s1", "honest", 3, answers=attacks._ans(attacks.CORRECT_1, attacks.CORRECT_2))],
+                  release, course / "submitted")
+    out = grade(course)
+    assert out.returncode == 2, out.stdout[-2000:] + out.stderr[-2000:]
+    assert "stopped before recording anything" in out.stderr and "not where the grader is" in out.stderr
+    assert not results(course) and not (course / "autograded").exists()
