@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: builds a new tensor from Python numbers, cutting the autograd graph
 # Exercise 1.4
 def target_log_probs(log_probs, targets):
