@@ -1,11 +1,18 @@
+# caught by the visible tests
 # wrong: hooks every module, containers and the root included
 def autocast_dtypes(model, x, device_type, dtype):
-    """Exercise 4.1: run model(x) under autocast; return (out, {leaf module name: output dtype})."""
-    report, handles = {}, []
-    for name, module in model.named_modules():
-        handles.append(module.register_forward_hook(
-            lambda m, a, o, name=name: report.__setitem__(name, o.dtype)))
+    """Exercise 4.1: run model(x) under autocast; return (out, {leaf module name: output dtype or None})."""
+    report = {}
+    handles = []
+
+    def make_hook(name):
+        def hook(module, args, output):
+            report[name] = output.dtype if isinstance(output, torch.Tensor) else None
+        return hook
+
     try:
+        for name, module in model.named_modules():
+            handles.append(module.register_forward_hook(make_hook(name)))
         with torch.autocast(device_type=device_type, dtype=dtype):
             out = model(x)
     finally:

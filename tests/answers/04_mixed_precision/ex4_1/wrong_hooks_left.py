@@ -1,10 +1,18 @@
+# caught by the visible tests
 # wrong: never removes the hooks
 def autocast_dtypes(model, x, device_type, dtype):
-    """Exercise 4.1: run model(x) under autocast; return (out, {leaf module name: output dtype})."""
+    """Exercise 4.1: run model(x) under autocast; return (out, {leaf module name: output dtype or None})."""
     report = {}
+    handles = []
+
+    def make_hook(name):
+        def hook(module, args, output):
+            report[name] = output.dtype if isinstance(output, torch.Tensor) else None
+        return hook
+
     for name, module in model.named_modules():
-        if not list(module.children()):
-            module.register_forward_hook(lambda m, a, o, name=name: report.__setitem__(name, o.dtype))
+        if next(module.children(), None) is None:
+            handles.append(module.register_forward_hook(make_hook(name)))
     with torch.autocast(device_type=device_type, dtype=dtype):
         out = model(x)
     return out, report

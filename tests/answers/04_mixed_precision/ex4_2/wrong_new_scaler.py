@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: builds a fresh GradScaler every step instead of using the one passed in
 def amp_step(model, x, y, optimizer, loss_fn, dtype, scaler=None):
     """Exercise 4.2: one mixed-precision training step; returns the (unscaled) loss as a float."""

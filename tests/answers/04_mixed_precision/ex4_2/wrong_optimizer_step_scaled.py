@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: scales the loss but steps the optimizer directly (scaled gradients, no skipping, no update)
 def amp_step(model, x, y, optimizer, loss_fn, dtype, scaler=None):
     """Exercise 4.2: one mixed-precision training step; returns the (unscaled) loss as a float."""

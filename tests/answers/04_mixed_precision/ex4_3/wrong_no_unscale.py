@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: no unscale_ at all; clips the scaled gradients and lets step unscale them afterwards
 def clipped_amp_step(model, x, y, optimizer, loss_fn, dtype, scaler, max_norm):
     """Exercise 4.3: an AMP step with gradient clipping; returns (loss, norm of the unscaled gradients)."""

@@ -1,0 +1,22 @@
+# wrong: reports the dtype of the first tensor of a tuple output instead of None
+def autocast_dtypes(model, x, device_type, dtype):
+    """Exercise 4.1: run model(x) under autocast; return (out, {leaf module name: output dtype or None})."""
+    report = {}
+    handles = []
+
+    def make_hook(name):
+        def hook(module, args, output):
+            first = output[0] if isinstance(output, (tuple, list)) else output
+            report[name] = first.dtype if isinstance(first, torch.Tensor) else None
+        return hook
+
+    try:
+        for name, module in model.named_modules():
+            if next(module.children(), None) is None:
+                handles.append(module.register_forward_hook(make_hook(name)))
+        with torch.autocast(device_type=device_type, dtype=dtype):
+            out = model(x)
+    finally:
+        for h in handles:
+            h.remove()
+    return out, report
