@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: modifies the input in place
 def dropout(x, p, training):
     """Exercise 8.1: inverted dropout; identity when training is False."""

@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: the non-inverted formulation: no scaling in training, outputs times (1-p) at inference
 def dropout(x, p, training):
     """Exercise 8.1: inverted dropout; identity when training is False."""

@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: optimizer-style momentum: keeps 0.1 of the old statistic and takes 0.9 of the batch
 def batch_norm(x, running_mean, running_var, weight, bias, training, momentum=0.1, eps=1e-5):
     """Exercise 8.2: BatchNorm1d forward on (N, C); returns (y, new_running_mean, new_running_var)."""

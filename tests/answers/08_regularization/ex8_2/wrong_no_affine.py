@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: forgets the learned scale and shift (weight, bias)
 def batch_norm(x, running_mean, running_var, weight, bias, training, momentum=0.1, eps=1e-5):
     """Exercise 8.2: BatchNorm1d forward on (N, C); returns (y, new_running_mean, new_running_var)."""

@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: rescales to max_norm even when the norm is already below it (scales small gradients up)
 def clip_by_global_norm_(parameters, max_norm):
     """Exercise 8.3: scale all gradients in place so that their global 2-norm is at most max_norm."""

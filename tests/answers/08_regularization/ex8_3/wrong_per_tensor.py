@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: clips each gradient tensor by its own norm instead of one global norm
 def clip_by_global_norm_(parameters, max_norm):
     """Exercise 8.3: scale all gradients in place so that their global 2-norm is at most max_norm."""

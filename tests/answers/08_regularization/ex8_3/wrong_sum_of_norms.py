@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: adds the per-tensor norms instead of combining them as a 2-norm
 def clip_by_global_norm_(parameters, max_norm):
     """Exercise 8.3: scale all gradients in place so that their global 2-norm is at most max_norm."""

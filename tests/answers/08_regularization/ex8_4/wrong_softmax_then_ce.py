@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: applies softmax to the logits before CrossEntropyLoss (double softmax)
 def overfit_one_batch(model, x, y, steps=100, lr=1e-2):
     """Exercise 8.4: train on one batch with Adam; return the per-step losses (before each update)."""

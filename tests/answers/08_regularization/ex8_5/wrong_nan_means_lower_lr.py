@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: treats a NaN loss as a diverging learning rate
 def diagnose(history):
     """Exercise 8.5: name the failure in a training history and its fix, from the FAILURES vocabulary."""

@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: answers gradient spikes by lowering the learning rate instead of clipping
 def diagnose(history):
     """Exercise 8.5: name the failure in a training history and its fix, from the FAILURES vocabulary."""

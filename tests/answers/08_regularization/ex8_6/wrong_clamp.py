@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: clamps the probabilities; wrong value and zero gradient where the clamp is active
 def soft_cross_entropy(logits, target_probs):
     """Exercise 8.6: cross-entropy against probability targets, stable for any finite logits."""

@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: replaces the NaN after the fact
 def soft_cross_entropy(logits, target_probs):
     """Exercise 8.6: cross-entropy against probability targets, stable for any finite logits."""
