@@ -1,5 +1,7 @@
-%%writefile ddp_train.py
+# caught by the visible tests
 # wrong: all-reduces the gradients by hand with SUM and forgets to divide by the world size
+# (the same as a %%writefile ddp_train.py cell: a cell magic cannot follow this first line)
+get_ipython().run_cell_magic("writefile", "ddp_train.py", r'''# wrong: all-reduces the gradients by hand with SUM and forgets to divide by the world size
 import torch
 import torch.distributed as dist
 import torch.nn.functional as F
@@ -17,3 +19,4 @@ def train_ddp(model, batches, lr):
         optimizer.step()
         losses.append(loss.item())
     return losses
+''')

@@ -1,5 +1,7 @@
-%%writefile ddp_train.py
+# caught by the visible tests
 # wrong: never zeroes the gradients, so they add up across steps
+# (the same as a %%writefile ddp_train.py cell: a cell magic cannot follow this first line)
+get_ipython().run_cell_magic("writefile", "ddp_train.py", r'''# wrong: never zeroes the gradients, so they add up across steps
 import torch
 import torch.nn.functional as F
 from torch.nn.parallel import DistributedDataParallel as DDP
@@ -15,3 +17,4 @@ def train_ddp(model, batches, lr):
         optimizer.step()
         losses.append(loss.item())
     return losses
+''')

@@ -1,5 +1,7 @@
-%%writefile ddp_train.py
+# caught by the visible tests
 # wrong: summed loss; DDP averages over ranks, so the step is not the single-process one
+# (the same as a %%writefile ddp_train.py cell: a cell magic cannot follow this first line)
+get_ipython().run_cell_magic("writefile", "ddp_train.py", r'''# wrong: summed loss; DDP averages over ranks, so the step is not the single-process one
 import torch
 import torch.nn.functional as F
 from torch.nn.parallel import DistributedDataParallel as DDP
@@ -16,3 +18,4 @@ def train_ddp(model, batches, lr):
         optimizer.step()
         losses.append(loss.item())
     return losses
+''')

@@ -1,5 +1,7 @@
-%%writefile sharding.py
+# caught by the visible tests
 # wrong: shuffle=False in the sampler, so the order never changes
+# (the same as a %%writefile sharding.py cell: a cell magic cannot follow this first line)
+get_ipython().run_cell_magic("writefile", "sharding.py", r'''# wrong: shuffle=False in the sampler, so the order never changes
 import torch
 from torch.utils.data import DataLoader
 from torch.utils.data.distributed import DistributedSampler
@@ -13,3 +15,4 @@ def epoch_samples(dataset, batch_size, epochs, seed):
         sampler.set_epoch(epoch)
         seen.append(torch.cat([b for b in loader]))
     return seen
+''')

@@ -1,5 +1,7 @@
-%%writefile sharding.py
+# caught by the visible tests
 # wrong: calls set_epoch after iterating, so epoch 1 replays epoch 0's order
+# (the same as a %%writefile sharding.py cell: a cell magic cannot follow this first line)
+get_ipython().run_cell_magic("writefile", "sharding.py", r'''# wrong: calls set_epoch after iterating, so epoch 1 replays epoch 0's order
 import torch
 from torch.utils.data import DataLoader
 from torch.utils.data.distributed import DistributedSampler
@@ -13,3 +15,4 @@ def epoch_samples(dataset, batch_size, epochs, seed):
         seen.append(torch.cat([b for b in loader]))
         sampler.set_epoch(epoch)
     return seen
+''')

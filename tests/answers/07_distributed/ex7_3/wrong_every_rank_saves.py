@@ -1,5 +1,7 @@
-%%writefile ckpt.py
+# caught by the visible tests
 # wrong: every rank writes the same file
+# (the same as a %%writefile ckpt.py cell: a cell magic cannot follow this first line)
+get_ipython().run_cell_magic("writefile", "ckpt.py", r'''# wrong: every rank writes the same file
 import torch
 import torch.distributed as dist
 
@@ -14,3 +16,4 @@ def load_checkpoint(model, optimizer, path):
     model.load_state_dict(state["model"])
     optimizer.load_state_dict(state["optimizer"])
     return state["step"]
+''')

@@ -1,5 +1,7 @@
-%%writefile ckpt.py
+# caught by the visible tests
 # wrong: loads on rank 0 only; DDP re-broadcasts the weights, but rank 1 keeps a fresh optimizer state
+# (the same as a %%writefile ckpt.py cell: a cell magic cannot follow this first line)
+get_ipython().run_cell_magic("writefile", "ckpt.py", r'''# wrong: loads on rank 0 only; DDP re-broadcasts the weights, but rank 1 keeps a fresh optimizer state
 import torch
 import torch.distributed as dist
 
@@ -19,3 +21,4 @@ def load_checkpoint(model, optimizer, path):
         step[0] = state["step"]
     dist.broadcast(step, src=0)
     return int(step)
+''')

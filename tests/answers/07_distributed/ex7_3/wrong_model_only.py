@@ -1,5 +1,7 @@
-%%writefile ckpt.py
+# caught by the visible tests
 # wrong: saves and restores the model but not the optimizer state, so the resumed Adam starts afresh
+# (the same as a %%writefile ckpt.py cell: a cell magic cannot follow this first line)
+get_ipython().run_cell_magic("writefile", "ckpt.py", r'''# wrong: saves and restores the model but not the optimizer state, so the resumed Adam starts afresh
 import torch
 import torch.distributed as dist
 
@@ -14,3 +16,4 @@ def load_checkpoint(model, optimizer, path):
     state = torch.load(path, map_location=next(model.parameters()).device, weights_only=True)
     model.load_state_dict(state["model"])
     return state["step"]
+''')

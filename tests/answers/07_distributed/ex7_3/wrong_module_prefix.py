@@ -1,5 +1,7 @@
-%%writefile ckpt.py
+# caught by the visible tests
 # wrong: saves the DDP wrapper's state_dict ("module." keys); its own loader strips them, a plain model cannot
+# (the same as a %%writefile ckpt.py cell: a cell magic cannot follow this first line)
+get_ipython().run_cell_magic("writefile", "ckpt.py", r'''# wrong: saves the DDP wrapper's state_dict ("module." keys); its own loader strips them, a plain model cannot
 import torch
 import torch.distributed as dist
 
@@ -15,3 +17,4 @@ def load_checkpoint(model, optimizer, path):
     model.load_state_dict({k.removeprefix("module."): v for k, v in state["model"].items()})
     optimizer.load_state_dict(state["optimizer"])
     return state["step"]
+''')

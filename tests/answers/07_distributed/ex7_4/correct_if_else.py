@@ -1,20 +1,21 @@
 %%writefile accum.py
-# correct: explicit if/else around no_sync, zero_grad after the step
+# correct: explicit if/else around no_sync, a list of weighted losses, zero_grad after the step
 import torch.nn.functional as F
 
 
 def accumulation_step(ddp_model, optimizer, micro_batches):
-    n = len(micro_batches)
+    total = sum(x.shape[0] for x, _ in micro_batches)
     losses = []
     for i, (x, y) in enumerate(micro_batches):
-        if i < n - 1:
+        weight = x.shape[0] / total
+        if i < len(micro_batches) - 1:
             with ddp_model.no_sync():
                 loss = F.mse_loss(ddp_model(x), y)
-                (loss / n).backward()
+                (loss * weight).backward()
         else:
             loss = F.mse_loss(ddp_model(x), y)
-            (loss / n).backward()
-        losses.append(loss.item())
+            (loss * weight).backward()
+        losses.append(loss.item() * weight)
     optimizer.step()
     optimizer.zero_grad()
-    return sum(losses) / n
+    return sum(losses)

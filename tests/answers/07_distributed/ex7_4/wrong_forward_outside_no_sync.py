@@ -1,18 +1,21 @@
-%%writefile accum.py
+# caught by the visible tests
 # wrong: the forward runs outside no_sync, so DDP still all-reduces every backward
+# (the same as a %%writefile accum.py cell: a cell magic cannot follow this first line)
+get_ipython().run_cell_magic("writefile", "accum.py", r'''# wrong: the forward runs outside no_sync, so DDP still all-reduces every backward
 import contextlib
 
 import torch.nn.functional as F
 
 
 def accumulation_step(ddp_model, optimizer, micro_batches):
-    n = len(micro_batches)
+    total = sum(len(x) for x, _ in micro_batches)
     optimizer.zero_grad()
-    total = 0.0
+    mean_loss = 0.0
     for i, (x, y) in enumerate(micro_batches):
-        loss = F.mse_loss(ddp_model(x), y) / n
-        with contextlib.nullcontext() if i == n - 1 else ddp_model.no_sync():
+        loss = F.mse_loss(ddp_model(x), y) * (len(x) / total)
+        with contextlib.nullcontext() if i == len(micro_batches) - 1 else ddp_model.no_sync():
             loss.backward()
-        total += loss.item()
+        mean_loss += loss.item()
     optimizer.step()
-    return total
+    return mean_loss
+''')

@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: counts one Adam buffer (4 bytes) instead of two (exp_avg and exp_avg_sq)
 def bytes_per_rank(n_params, world_size, strategy):
     p, g, o = 4.0 * n_params, 4.0 * n_params, 4.0 * n_params

@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: reaches for FSDP whenever the sharded share fits, even when DDP would fit
 def bytes_per_rank(n_params, world_size, strategy):
     p, g, o = 4.0 * n_params, 4.0 * n_params, 8.0 * n_params

@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: decides DDP by the memory of all GPUs together, as if DDP split the model
 def bytes_per_rank(n_params, world_size, strategy):
     p, g, o = 4.0 * n_params, 4.0 * n_params, 8.0 * n_params
