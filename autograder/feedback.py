@@ -127,16 +127,19 @@ def export_command(args) -> int:
                     sub = gb.find_submission(a.name, s.id)
                 except MissingEntry:
                     continue
-                notes = []
+                notes, sources = [], set()
                 for nb in a.notebooks:
                     r = _results(root, a.name, s.id, nb.name)
                     if r is not None:
                         notes += ([r.error] if r.error else []) + r.tampering
+                        sources.add(r.submitted_at_source)
                 rows.append({"assignment": a.name, "student": s.id, "score": sub.score,
                              "max_score": sub.max_score, "timestamp": sub.timestamp or "",
+                             "timestamp_source": "; ".join(sorted(x for x in sources if x)),
                              "notes": "; ".join(notes)})
     with open(args.to, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=["assignment", "student", "score", "max_score", "timestamp", "notes"])
+        w = csv.DictWriter(f, fieldnames=["assignment", "student", "score", "max_score", "timestamp",
+                                          "timestamp_source", "notes"])
         w.writeheader()
         w.writerows(rows)
     print(f"wrote {len(rows)} row(s) to {args.to}")

@@ -132,3 +132,16 @@ def test_visible_failures_are_told_with_the_instructors_words():
     other = messages.visible_failure({"error_name": LEAK, "error_line": 1}, SOURCE)
     assert "SECRET" not in other and "an exception" in other
     assert messages.exception_name("RuntimeError: boom") == "RuntimeError"
+
+
+def test_submission_times_say_where_they_come_from(tmp_path):
+    from autograder.gradebook import COLLECTED_AT, submission_time
+
+    (tmp_path / "nb.ipynb").write_text("{}")
+    when, source = submission_time(tmp_path)
+    assert source == "file time in the submissions folder" and when
+    (tmp_path / "timestamp.txt").write_text("2026-11-20 12:00:00.000000 UTC\ud800".encode("utf-8", "surrogatepass").decode("utf-8", "replace"))
+    when, source = submission_time(tmp_path)
+    assert source == "learner's timestamp.txt" and when.startswith("2026-11-20")
+    (tmp_path / COLLECTED_AT).write_text("2026-11-21 09:00:00.000000 UTC")
+    assert submission_time(tmp_path) == ("2026-11-21 09:00:00.000000 UTC", "collector")
