@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: Adam-style averaged momentum buf = mu*buf + (1-mu)*g
 def sgd_momentum_step(p, grad, buf, lr, momentum, nesterov=False):
     """Exercise 5.1: one torch.optim.SGD step; returns (new_p, new_buf). buf is None at the first step."""

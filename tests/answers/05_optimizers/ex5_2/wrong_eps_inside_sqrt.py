@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: eps inside the square root, sqrt(v_hat + eps)
 def adamw_step(p, grad, state, lr, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2):
     """Exercise 5.2: one torch.optim.AdamW step; returns the new parameter, keeps m, v, t in `state`."""

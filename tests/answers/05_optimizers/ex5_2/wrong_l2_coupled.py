@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: weight decay added to the gradient (that is Adam(weight_decay=...), L2), not decoupled
 def adamw_step(p, grad, state, lr, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2):
     """Exercise 5.2: one torch.optim.AdamW step; returns the new parameter, keeps m, v, t in `state`."""

@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: only biases exempted by name; LayerNorm/BatchNorm/GroupNorm weights are decayed
 def param_groups(model, weight_decay):
     """Exercise 5.3: [{"params": decayed, "weight_decay": weight_decay}, {"params": rest, "weight_decay": 0.0}]."""

@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: the no-decay group has no "weight_decay" key, so it inherits the optimizer's default
 def param_groups(model, weight_decay):
     """Exercise 5.3: [{"params": decayed, "weight_decay": weight_decay}, {"params": rest, "weight_decay": 0.0}]."""

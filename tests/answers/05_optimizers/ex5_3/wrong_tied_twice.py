@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: walks modules without de-duplicating, so a tied weight is listed twice
 def param_groups(model, weight_decay):
     """Exercise 5.3: [{"params": decayed, "weight_decay": weight_decay}, {"params": rest, "weight_decay": 0.0}]."""

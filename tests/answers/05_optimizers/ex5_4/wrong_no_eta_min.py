@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: eta_min not passed to the cosine (anneals to 0)
 def warmup_cosine(optimizer, warmup_steps, total_steps, start_factor=0.01, eta_min=0.0):
     """Exercise 5.4: linear warmup for warmup_steps, then cosine to eta_min at total_steps (SequentialLR)."""

@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: T_max = total_steps, so the cosine is still far from eta_min at the end
 def warmup_cosine(optimizer, warmup_steps, total_steps, start_factor=0.01, eta_min=0.0):
     """Exercise 5.4: linear warmup for warmup_steps, then cosine to eta_min at total_steps (SequentialLR)."""

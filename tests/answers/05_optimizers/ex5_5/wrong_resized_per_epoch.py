@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: keeps stepping per epoch and resizes the schedule to `epochs` steps (a staircase, not the per-step curve)
 def train_one_cycle(model, batches, epochs, max_lr, loss_fn=F.cross_entropy):
     """Exercise 5.5: train_one_cycle_buggy with the scheduler stepped at the right cadence; returns the lrs used."""

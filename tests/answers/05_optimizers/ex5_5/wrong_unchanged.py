@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: the buggy loop unchanged (scheduler stepped once per epoch)
 def train_one_cycle(model, batches, epochs, max_lr, loss_fn=F.cross_entropy):
     """Exercise 5.5: train_one_cycle_buggy with the scheduler stepped at the right cadence; returns the lrs used."""

@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: corrects with 1 - beta**(t+1), one power too many
 def smooth_losses(losses, beta=0.98):
     """Exercise 6.2: bias-corrected exponential moving average of `losses` (a list of floats)."""

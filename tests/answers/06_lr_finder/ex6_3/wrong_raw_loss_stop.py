@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: no smoothing: records and compares the raw loss
 def lr_find(model, optimizer, loss_fn, batches, start=1e-7, end=10.0, num_iter=100, beta=0.98, diverge=4.0):
     """Exercise 6.3: LR range test; returns (lrs, smoothed_losses) and leaves model and optimizer as they were."""

@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: the steepest slope in absolute value over the whole curve (finds the divergence)
 def suggest_lr(lrs, losses):
     """Exercise 6.4: the lr of steepest descent of `losses` against log(lr), up to the minimum."""
