@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: grad_check calls backward() on x itself, overwriting the caller's x.grad
 def numerical_grad(f, x, eps=1e-6):
     xc = x.detach().to(torch.float64).clone()

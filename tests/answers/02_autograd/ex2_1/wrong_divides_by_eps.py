@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: central difference divided by eps instead of 2*eps (gradient twice too big)
 def numerical_grad(f, x, eps=1e-6):
     xc = x.detach().to(torch.float64).clone()

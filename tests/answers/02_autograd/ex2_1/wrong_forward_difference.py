@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: forward difference (f(x+eps) - f(x)) / eps, error O(eps) instead of O(eps^2)
 def numerical_grad(f, x, eps=1e-6):
     xc = x.detach().to(torch.float64).clone()

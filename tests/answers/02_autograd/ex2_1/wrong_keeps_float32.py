@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: differences in the dtype of x (float32 rounding swamps the derivative)
 def numerical_grad(f, x, eps=1e-6):
     xc = x.detach().clone()

@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: max of the signed difference, not of its absolute value (misses errors of one sign)
 def numerical_grad(f, x, eps=1e-6):
     xc = x.detach().to(torch.float64).clone()

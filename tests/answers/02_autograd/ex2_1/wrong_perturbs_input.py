@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: perturbs x itself in place (refused for a leaf that requires grad)
 def numerical_grad(f, x, eps=1e-6):
     flat = x.view(-1)

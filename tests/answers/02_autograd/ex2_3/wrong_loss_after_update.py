@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: records the loss after the update (losses[t] must be the loss before update t)
 def fit_linear_regression(X, y, lr, steps):
     w = torch.zeros(X.shape[1], dtype=X.dtype, device=X.device, requires_grad=True)

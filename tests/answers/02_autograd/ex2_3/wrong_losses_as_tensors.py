@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: records the loss tensors themselves (keeps every step's graph alive) instead of .item()
 def fit_linear_regression(X, y, lr, steps):
     w = torch.zeros(X.shape[1], dtype=X.dtype, device=X.device, requires_grad=True)

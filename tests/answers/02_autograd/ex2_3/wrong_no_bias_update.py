@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: forgets to update the bias
 def fit_linear_regression(X, y, lr, steps):
     w = torch.zeros(X.shape[1], dtype=X.dtype, device=X.device, requires_grad=True)

@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: sum of squared errors instead of the mean (gradient n times larger: diverges)
 def fit_linear_regression(X, y, lr, steps):
     w = torch.zeros(X.shape[1], dtype=X.dtype, device=X.device, requires_grad=True)

@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: w = w - lr * w.grad makes w a non-leaf: at the next step w.grad is None
 def fit_linear_regression(X, y, lr, steps):
     w = torch.zeros(X.shape[1], dtype=X.dtype, device=X.device, requires_grad=True)

@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: in-place update of a leaf that requires grad, outside torch.no_grad()
 def fit_linear_regression(X, y, lr, steps):
     w = torch.zeros(X.shape[1], dtype=X.dtype, device=X.device, requires_grad=True)

@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: clears .grad between backward() and the update, so the update sees zeros
 def fit_linear_regression(X, y, lr, steps):
     w = torch.zeros(X.shape[1], dtype=X.dtype, device=X.device, requires_grad=True)

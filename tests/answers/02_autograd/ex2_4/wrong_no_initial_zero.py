@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: never clears the stale gradients from an earlier step
 def accumulate_gradients(model, loss_fn, X, y, k):
     total = 0.0

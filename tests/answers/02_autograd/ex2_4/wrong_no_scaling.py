@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: no 1/k, the accumulated gradient is k times the full-batch gradient
 def accumulate_gradients(model, loss_fn, X, y, k):
     model.zero_grad()

@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: returns the running loss as a tensor (total += loss keeps every graph alive) instead of a float
 def accumulate_gradients(model, loss_fn, X, y, k):
     model.zero_grad()

@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: divides by the number of samples instead of k (the mean-reduced loss already divides by the micro-batch size)
 def accumulate_gradients(model, loss_fn, X, y, k):
     model.zero_grad()

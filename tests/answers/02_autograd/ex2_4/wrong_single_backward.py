@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: sums the k losses and calls backward() once, keeping all k graphs in memory at the same time
 def accumulate_gradients(model, loss_fn, X, y, k):
     model.zero_grad()

@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: zero_grad inside the loop, so only the last micro-batch's gradient survives
 def accumulate_gradients(model, loss_fn, X, y, k):
     total = 0.0

@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: keeps model.state_dict() itself, whose tensors are the live parameters
 # Exercise 3.1
 class EarlyStopping:

@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: restore() does nothing, the model keeps its last weights
 # Exercise 3.1
 class EarlyStopping:

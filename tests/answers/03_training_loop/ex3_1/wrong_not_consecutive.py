@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: counts every bad epoch, never resets the counter on improvement
 # Exercise 3.1
 class EarlyStopping:

@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: stops one epoch late (> instead of >=)
 # Exercise 3.1
 class EarlyStopping:

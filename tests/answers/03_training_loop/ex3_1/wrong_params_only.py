@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: copies the parameters only, so BatchNorm's running statistics are not restored
 # Exercise 3.1
 class EarlyStopping:

@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: copy.copy / dict() copies the dict, not the tensors in it
 # Exercise 3.1
 class EarlyStopping:

@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: the original bug, never zeroes the gradients
 # Exercise 3.2
 def train_one_epoch(model, loader, optimizer, loss_fn):

@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: steps before backward, so each update uses the previous batch's gradient
 # Exercise 3.2
 def train_one_epoch(model, loader, optimizer, loss_fn):

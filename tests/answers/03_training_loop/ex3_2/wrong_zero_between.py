@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: zeroes between backward() and step(), so step() sees no gradient
 # Exercise 3.2
 def train_one_epoch(model, loader, optimizer, loss_fn):

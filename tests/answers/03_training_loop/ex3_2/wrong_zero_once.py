@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: zeroes once before the loop, so the batches of the epoch still add up
 # Exercise 3.2
 def train_one_epoch(model, loader, optimizer, loss_fn):

@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: predict_proba builds a graph (no no_grad, no detach)
 # Exercise 3.3
 def make_classifier(n_in, n_hidden, n_out):

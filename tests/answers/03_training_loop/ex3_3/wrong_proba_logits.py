@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: the Softmax is gone from the model but predict_proba returns logits
 # Exercise 3.3
 def make_classifier(n_in, n_hidden, n_out):

@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: swaps the Softmax for a Sigmoid, still an activation before CrossEntropyLoss
 # Exercise 3.3
 def make_classifier(n_in, n_hidden, n_out):

@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: softmax over the batch dimension instead of the classes
 # Exercise 3.3
 def make_classifier(n_in, n_hidden, n_out):

@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: the original bug, a Softmax before CrossEntropyLoss
 # Exercise 3.3
 def make_classifier(n_in, n_hidden, n_out):

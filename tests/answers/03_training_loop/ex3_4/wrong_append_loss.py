@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: keeps a history of loss tensors (each holds its graph) and averages them at the end
 # Exercise 3.4
 def train_epoch_mean(model, loader, optimizer, loss_fn):

@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: sums the loss tensors and returns the result without .item(), graph attached
 # Exercise 3.4
 def train_epoch_mean(model, loader, optimizer, loss_fn):

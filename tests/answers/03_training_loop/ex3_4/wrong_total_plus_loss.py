@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: the original bug, total_loss += loss keeps every batch's graph
 # Exercise 3.4
 def train_epoch_mean(model, loader, optimizer, loss_fn):

@@ -1,7 +1,7 @@
 # correct: remembers the previous mode and restores it in a finally block
 # Exercise 3.5
 def evaluate(model, loader, loss_fn):
-    """Exercise 3.5: (mean loss per sample, accuracy) in eval mode, no graph; model back in train mode after."""
+    """Exercise 3.5: (mean loss per sample, accuracy) in eval mode, no graph; the model left in the mode it was in."""
     device = next(model.parameters()).device
     was_training = model.training
     model.eval()

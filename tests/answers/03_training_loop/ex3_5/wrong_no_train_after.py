@@ -1,7 +1,8 @@
-# wrong: leaves the model in eval mode, so the next epoch trains without Dropout and frozen BatchNorm
+# caught by the visible tests
+# wrong: leaves the model in eval mode even when it was training, so the next epoch trains without Dropout and frozen BatchNorm
 # Exercise 3.5
 def evaluate(model, loader, loss_fn):
-    """Exercise 3.5: (mean loss per sample, accuracy) in eval mode, no graph; model back in train mode after."""
+    """Exercise 3.5: (mean loss per sample, accuracy) in eval mode, no graph; the model left in the mode it was in."""
     device = next(model.parameters()).device
     model.eval()
     total_loss, correct, n = 0.0, 0, 0

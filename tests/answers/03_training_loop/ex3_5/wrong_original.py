@@ -1,7 +1,8 @@
+# caught by the visible tests
 # wrong: the original bug, train mode and gradients on
 # Exercise 3.5
 def evaluate(model, loader, loss_fn):
-    """Exercise 3.5: (mean loss per sample, accuracy) in eval mode, no graph; model back in train mode after."""
+    """Exercise 3.5: (mean loss per sample, accuracy) in eval mode, no graph; the model left in the mode it was in."""
     device = next(model.parameters()).device
     total_loss, correct, n = 0.0, 0, 0
     for xb, yb in loader:

@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: label_smoothing=eps spreads eps over all C classes, not the targets asked for
 # Exercise 3.6
 def smoothed_train_step(model, x, y, optimizer, eps=0.1):

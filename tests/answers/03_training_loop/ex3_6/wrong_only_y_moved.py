@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: moves y but still builds the target on the CPU
 # Exercise 3.6
 def smoothed_train_step(model, x, y, optimizer, eps=0.1):

@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: the original bug, y and the hand-built target stay on the CPU
 # Exercise 3.6
 def smoothed_train_step(model, x, y, optimizer, eps=0.1):

@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: returns loss.item(), a float that forces a device sync, instead of the detached tensor
 # Exercise 3.6
 def smoothed_train_step(model, x, y, optimizer, eps=0.1):

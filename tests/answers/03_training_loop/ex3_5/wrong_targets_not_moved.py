@@ -1,0 +1,17 @@
+# wrong: moves the inputs but not the targets to the model's device (fails on a GPU)
+# Exercise 3.5
+def evaluate(model, loader, loss_fn):
+    """Exercise 3.5: (mean loss per sample, accuracy) in eval mode, no graph; the model left in the mode it was in."""
+    device = next(model.parameters()).device
+    was_training = model.training
+    model.eval()
+    total_loss, correct, n = 0.0, 0, 0
+    with torch.no_grad():
+        for xb, yb in loader:
+            xb = xb.to(device)
+            out = model(xb)
+            total_loss += loss_fn(out, yb).item() * len(yb)
+            correct += (out.argmax(dim=1) == yb).sum().item()
+            n += len(yb)
+    model.train(was_training)
+    return total_loss / n, correct / n
