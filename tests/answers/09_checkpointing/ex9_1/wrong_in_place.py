@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: renames the keys of the caller's dict in place (and returns it)
 from torch.nn.modules.utils import consume_prefix_in_state_dict_if_present
 

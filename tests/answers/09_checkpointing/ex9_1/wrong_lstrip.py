@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: str.lstrip strips a set of characters, not a prefix ("out.bias" -> "t.bias")
 WRAPPER_PREFIXES = ("module.", "_orig_mod.")
 

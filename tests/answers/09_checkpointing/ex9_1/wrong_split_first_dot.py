@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: drops everything up to the first dot when a key has a wrapper prefix, only once
 WRAPPER_PREFIXES = ("module.", "_orig_mod.")
 

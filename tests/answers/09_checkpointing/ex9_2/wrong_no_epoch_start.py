@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: saves the loader generator but not run.epoch_start_rng (a mid-epoch resume draws another order)
 def save_checkpoint(path, run):
     """Exercise 9.2: write everything needed to continue `run` exactly."""

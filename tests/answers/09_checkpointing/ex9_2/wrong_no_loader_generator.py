@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: keeps the epoch-start state but not the loader generator's current state (fails on an epoch boundary)
 def save_checkpoint(path, run):
     """Exercise 9.2: write everything needed to continue `run` exactly."""

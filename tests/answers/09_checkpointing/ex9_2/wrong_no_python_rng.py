@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: forgets Python's random (different flips)
 def save_checkpoint(path, run):
     """Exercise 9.2: write everything needed to continue `run` exactly."""

@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: forgets the GradScaler (its scale restarts at 65536 under float16)
 def save_checkpoint(path, run):
     """Exercise 9.2: write everything needed to continue `run` exactly."""

@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: forgets the step counter (the position in the epoch is lost)
 def save_checkpoint(path, run):
     """Exercise 9.2: write everything needed to continue `run` exactly."""

@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: stores np.random.get_state() as is and loads with weights_only=False
 def save_checkpoint(path, run):
     """Exercise 9.2: write everything needed to continue `run` exactly."""

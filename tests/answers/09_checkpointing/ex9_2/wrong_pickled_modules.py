@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: pickles the model and optimizer objects instead of their state_dicts (needs weights_only=False)
 def save_checkpoint(path, run):
     """Exercise 9.2: write everything needed to continue `run` exactly."""

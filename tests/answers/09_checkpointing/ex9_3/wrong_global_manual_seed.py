@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: seeds torch's global RNG instead of passing a generator (reproducible, but resets the caller's RNG)
 def seed_worker(worker_id):
     """Exercise 9.3: worker_init_fn that reseeds this worker's copy of the dataset."""

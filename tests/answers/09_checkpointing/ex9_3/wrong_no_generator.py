@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: worker_init_fn but no generator: the order and the base seed come from the unseeded global RNG
 def seed_worker(worker_id):
     """Exercise 9.3: worker_init_fn that reseeds this worker's copy of the dataset."""

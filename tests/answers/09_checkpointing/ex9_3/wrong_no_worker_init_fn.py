@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: a seeded generator but no worker_init_fn: both workers copy the same dataset RNG
 def seed_worker(worker_id):
     """Exercise 9.3: worker_init_fn that reseeds this worker's copy of the dataset."""

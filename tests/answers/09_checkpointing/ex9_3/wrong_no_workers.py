@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: num_workers=0: worker_init_fn never runs and the dataset's RNG in this process keeps advancing
 def seed_worker(worker_id):
     """Exercise 9.3: worker_init_fn that reseeds this worker's copy of the dataset."""

@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: reseeds with the worker id: workers differ, but every epoch (and every seed) repeats the same noise
 def seed_worker(worker_id):
     """Exercise 9.3: worker_init_fn that reseeds this worker's copy of the dataset."""

@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: the recipe for global RNGs only: reseeds NumPy's global RNG, which the dataset does not use
 def seed_worker(worker_id):
     """Exercise 9.3: worker_init_fn that reseeds this worker's copy of the dataset."""

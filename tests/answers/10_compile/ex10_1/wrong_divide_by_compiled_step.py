@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: divides the warm-up by the compiled step time instead of by the saving per step
 import math
 

@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: never checks whether compiling is faster (negative answers, or ZeroDivisionError)
 import math
 

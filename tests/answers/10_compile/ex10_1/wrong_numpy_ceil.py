@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: np.ceil returns a float64, not a Python int
 import numpy as np
 

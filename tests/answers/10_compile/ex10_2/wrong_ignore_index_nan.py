@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: ignore_index alone gives NaN (0/0) for an all-padding batch
 def masked_mean_loss(logits, targets, pad_id):
     """Exercise 10.2: masked_mean_loss_slow without graph breaks."""

@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: an `if` on a tensor value (a graph break), though the values are right
 def masked_mean_loss(logits, targets, pad_id):
     """Exercise 10.2: masked_mean_loss_slow without graph breaks."""

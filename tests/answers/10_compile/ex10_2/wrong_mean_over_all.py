@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: masks the losses but divides by every position, padding included
 def masked_mean_loss(logits, targets, pad_id):
     """Exercise 10.2: masked_mean_loss_slow without graph breaks."""

@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: right values, but the print is a side effect that breaks the graph
 def masked_mean_loss(logits, targets, pad_id):
     """Exercise 10.2: masked_mean_loss_slow without graph breaks."""

@@ -1,3 +1,4 @@
+# caught by the visible tests
 # wrong: max(int(count), 1) turns a tensor into a Python number (a graph break)
 def masked_mean_loss(logits, targets, pad_id):
     """Exercise 10.2: masked_mean_loss_slow without graph breaks."""

@@ -1,0 +1,15 @@
+# wrong: also seeds NumPy's and Python's global RNGs in this process ("seed everything"), which the text forbids
+def seed_worker(worker_id):
+    """Exercise 9.3: worker_init_fn that reseeds this worker's copy of the dataset."""
+    info = get_worker_info()
+    info.dataset.reseed(info.seed)
+
+
+def make_loader(dataset, batch_size, seed):
+    """Exercise 9.3: a shuffling 2-worker DataLoader whose batches depend only on `seed`."""
+    random.seed(seed)
+    np.random.seed(seed)
+    generator = torch.Generator()
+    generator.manual_seed(seed)
+    return DataLoader(dataset, batch_size=batch_size, shuffle=True, num_workers=2,
+                      worker_init_fn=seed_worker, generator=generator)
