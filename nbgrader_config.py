@@ -28,3 +28,13 @@ c.Execute.extra_arguments = [
     "--HistoryManager.hist_file=:memory:",
     "--IPKernelApp.exec_lines=import autograder.kernelinit",
 ]
+
+# nbgrader's own commands and the formgrader's buttons do what `autograder feedback` and
+# `autograder export` do: feedback that never shows hidden tests, and the same CSV.
+from autograder.export import GradesExport  # noqa: E402
+from autograder.feedback import LearnerFeedback  # noqa: E402
+from nbconvert.preprocessors import CSSHTMLHeaderPreprocessor  # noqa: E402
+from nbgrader.preprocessors import GetGrades  # noqa: E402
+
+c.GenerateFeedback.preprocessors = [GetGrades, LearnerFeedback, CSSHTMLHeaderPreprocessor]
+c.ExportApp.plugin_class = GradesExport

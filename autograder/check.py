@@ -5,27 +5,32 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from . import course, grading, probe
+from . import course, probe
+from .coursedata import NotebookData
+from .grading import grade_notebook
+from .records import NotebookResult
+from .references import run_reference
 from .execute import Limits
 
 SYMBOL = {"passed": "PASS", "failed": "FAIL", "not attempted": "TODO"}
 
 
 def check(path: Path, hidden: bool = False, seed: int | None = None, limits: Limits | None = None,
-          cache: bool = True) -> grading.NotebookResult:
+          cache: bool = True) -> NotebookResult:
     root = course.find_root(path.parent)
     assignment, name = course.assignment_of_notebook(path, root)
+    data = NotebookData.load(assignment, name)
     seed = probe.DEFAULT_SEED if seed is None else seed
     refs = None
     if hidden:
-        refs = grading.run_reference(assignment, name, seed, limits=limits,
-                                     cache_dir=(root / ".cache" / "reference") if cache else None)
-    result, _ = grading.grade_notebook(path, assignment, name, student_id="me", seed=seed, refs=refs,
-                                       limits=limits, hidden=hidden)
+        refs = run_reference(data, seed, limits=limits, cache_dir=(root / ".cache" / "reference") if cache else None)
+        if not refs.ok:
+            raise RuntimeError(refs.failure)
+    result, _ = grade_notebook(path, data, student_id="me", seed=seed, refs=refs, limits=limits)
     return result
 
 
-def report(result: grading.NotebookResult, hidden: bool) -> str:
+def report(result: NotebookResult, hidden: bool) -> str:
     lines = [f"{result.assignment}/{result.notebook}: "
              f"{'visible and hidden' if hidden else 'visible'} tests"]
     for e in result.exercises:
@@ -45,7 +50,7 @@ def report(result: grading.NotebookResult, hidden: bool) -> str:
     return "\n".join(lines)
 
 
-def exit_code(result: grading.NotebookResult) -> int:
+def exit_code(result: NotebookResult) -> int:
     """0: all passed; 1: something failed (or the run broke); 3: nothing failed but some not attempted."""
     if result.error or any(e.status == "failed" for e in result.exercises):
         return 1

@@ -49,9 +49,9 @@ def _cmd_progress(args) -> int:
 
 
 def _cmd_grade(args) -> int:
-    from . import gradebook
+    from . import batch
 
-    return gradebook.grade_command(args)
+    return batch.grade_command(args)
 
 
 def _cmd_feedback(args) -> int:
@@ -61,9 +61,9 @@ def _cmd_feedback(args) -> int:
 
 
 def _cmd_export(args) -> int:
-    from . import feedback
+    from . import export
 
-    return feedback.export_command(args)
+    return export.export_command(args)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -146,9 +146,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(message)s")
+    from .release import tool_env
+
     # nbgrader's gradebook runs `alembic` from PATH: make this interpreter's tools findable
-    bindir = os.path.dirname(sys.executable)
-    if bindir not in os.environ.get("PATH", "").split(os.pathsep):
-        os.environ["PATH"] = os.pathsep.join([bindir, os.environ.get("PATH", "")])
+    os.environ["PATH"] = tool_env()["PATH"]
     args = build_parser().parse_args(argv)
     return args.func(args)

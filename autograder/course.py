@@ -67,21 +67,6 @@ def is_tests(cell) -> bool:
     return bool(meta.get("grade")) and not meta.get("solution") and cell.get("cell_type") == "code"
 
 
-def strip_hidden(source: str) -> str:
-    """The visible part of a test cell (what ``nbgrader generate_assignment`` releases)."""
-    out, hidden = [], False
-    for line in source.splitlines(keepends=True):
-        if HIDDEN_BEGIN in line:
-            hidden = True
-            continue
-        if HIDDEN_END in line:
-            hidden = False
-            continue
-        if not hidden:
-            out.append(line)
-    return "".join(out)
-
-
 @dataclass
 class Exercise:
     id: str
@@ -127,18 +112,46 @@ def exercises(nb) -> list[Exercise]:
     return [found[ex] for ex in order]
 
 
+_CONFIGS: dict[str, object] = {}
+
+
+def config(root: Path):
+    """The course's nbgrader configuration (``nbgrader_config.py`` at ``root``), read once per process."""
+    key = str(Path(root).resolve())
+    if key not in _CONFIGS:
+        from traitlets.config import Config
+        from traitlets.config.loader import PyFileConfigLoader
+
+        cfg = Config()
+        if (Path(root) / "nbgrader_config.py").is_file():
+            cfg.merge(PyFileConfigLoader("nbgrader_config.py", path=key).load_config())
+        cfg.CourseDirectory.root = key
+        _CONFIGS[key] = cfg
+    return _CONFIGS[key]
+
+
+def directories(root: Path):
+    """nbgrader's ``CourseDirectory`` for the course: the names of its folders, as the config sets them."""
+    from nbgrader.coursedir import CourseDirectory
+
+    return CourseDirectory(config=config(root))
+
+
 @dataclass
 class Assignment:
     name: str
     root: Path
 
+    def _folder(self, kind: str) -> Path:
+        return Path(self.root) / getattr(directories(self.root), f"{kind}_directory") / self.name
+
     @property
     def solution_dir(self) -> Path:
-        return self.root / "solutions" / self.name
+        return self._folder("source")
 
     @property
     def release_dir(self) -> Path:
-        return self.root / "notebooks" / self.name
+        return self._folder("release")
 
     def notebooks(self) -> list[str]:
         return sorted(p.stem for p in self.solution_dir.glob("*.ipynb"))
@@ -150,9 +163,15 @@ class Assignment:
         return self.release_dir / f"{notebook}.ipynb"
 
 
+def folder(root: Path, kind: str, *parts: str) -> Path:
+    """One of the course's nbgrader folders (``kind``: source, release, submitted, autograded,
+    feedback), with ``parts`` below it."""
+    return Path(root).joinpath(getattr(directories(root), f"{kind}_directory"), *parts)
+
+
 def assignments(root: Path | None = None) -> list[Assignment]:
     root = root or find_root()
-    return [Assignment(p.name, root) for p in sorted((root / "solutions").iterdir())
+    return [Assignment(p.name, root) for p in sorted(folder(root, "source").iterdir())
             if p.is_dir() and any(p.glob("*.ipynb"))]
 
 
@@ -177,6 +196,19 @@ def find_exercise(exercise: str, root: Path | None = None) -> tuple[Assignment, 
             if any(exercise_of(c) == exercise for c in nb.cells):
                 return a, name
     raise KeyError(f"exercise {exercise} not found in solutions/")
+
+
+def copy_course(root: Path, dest: Path, parts: tuple[str, ...] = ("source", "release")) -> Path:
+    """A copy of the course's ``parts`` (nbgrader folder kinds) and its ``nbgrader_config.py`` in ``dest``."""
+    import shutil
+
+    dest = Path(dest)
+    for kind in parts:
+        src = folder(root, kind)
+        shutil.copytree(src, dest / src.relative_to(root),
+                        ignore=shutil.ignore_patterns("__pycache__", ".ipynb_checkpoints"))
+    shutil.copy(Path(root) / "nbgrader_config.py", dest / "nbgrader_config.py")
+    return dest
 
 
 def read(path: os.PathLike) -> nbformat.NotebookNode:

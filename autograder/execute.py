@@ -8,24 +8,36 @@ the verdicts are from the outputs, outside the kernel.
 from __future__ import annotations
 
 import copy
-import json
 import os
-import signal
 import subprocess
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import nbformat
 
-from . import outputs
+from . import course, timing
+from .kernel_client import limited_client_class
 
-MAX_MESSAGE = 256 << 20  # bytes: the largest message the grader will receive from a kernel at all
 
-KERNEL_ARGS = [
+# what nbgrader_config.py sets as Execute.extra_arguments, for a course without one
+DEFAULT_KERNEL_ARGS = [
     "--HistoryManager.hist_file=:memory:",
     "--IPKernelApp.exec_lines=import autograder.kernelinit",
 ]
+
+
+def kernel_arguments(root: Path | None = None) -> list[str]:
+    """The kernel's extra arguments, as the course's ``nbgrader_config.py`` sets them for nbgrader's own
+    runs (``Execute.extra_arguments``), so stock nbgrader and this grader start kernels alike."""
+    from . import course
+
+    try:
+        cfg = course.config(root or course.find_root())
+        args = cfg.Execute.extra_arguments if "extra_arguments" in cfg.Execute else None
+    except (FileNotFoundError, OSError):
+        args = None
+    return list(args) if args else list(DEFAULT_KERNEL_ARGS)
 
 
 @dataclass
@@ -55,108 +67,11 @@ class Limits:
 class ExecResult:
     nb: nbformat.NotebookNode
     error: str | None = None  # why the run stopped early (kernel died, timeout, ...)
-    executed: int = 0  # number of code cells that finished
     seconds: float = 0.0
-    log: list[str] = field(default_factory=list)
 
 
-def placeholder(note: str) -> dict:
-    """What a refused message's content becomes: harmless as a stream, a display or a status."""
-    return {"name": "stdout", "text": note, "data": {"text/plain": note} if note else {}, "metadata": {},
-            "transient": {}, "execution_state": "busy", "wait": False}
-
-
-def limited_client_class():
-    """An nbclient ``NotebookClient`` that keeps at most ``output_budget`` bytes of output per cell
-    and ``notebook_budget`` in all.
-
-    Output past the budget is dropped as it arrives (so a flood cannot fill the
-    grader's memory); past 16 times the budget the cell is stopped.  A single message
-    larger than the cell's budget is refused before it is decoded (the kernel is stopped
-    as for a flood), and the sockets refuse messages past a hard size, so one huge
-    message cannot make the grader decode or hold it.
-    """
-    import zmq
-    import zmq.asyncio
-    from nbclient import NotebookClient
-
-    class LimitedNotebookClient(NotebookClient):
-        output_budget = 1 << 20
-        notebook_budget = 16 << 20
-
-        flooded = 0
-        _notebook_used = 0
-
-        def create_kernel_manager(self):
-            km = super().create_kernel_manager()
-            # the client's sockets drop any message past a hard size before it is held in memory (the
-            # kernel is then cut off, and its cell runs into its time limit); below that size, the
-            # unpacker refuses a message past the cell's budget before decoding it
-            self.zmq_context = zmq.asyncio.Context()
-            self.zmq_context.setsockopt(zmq.MAXMSGSIZE, max(MAX_MESSAGE, 16 * self.output_budget))
-            make_client = km.client
-            km.client = lambda **kw: make_client(**{"context": self.zmq_context, **kw})
-            unpack = km.session.unpack
-            client = self
-
-            def guarded_unpack(data):
-                if len(data) > client.output_budget + (64 << 10):
-                    client.stop_flood(len(data))
-                    return placeholder("")
-                try:
-                    found = unpack(data)
-                except (ValueError, RecursionError, UnicodeDecodeError, TypeError):
-                    return placeholder("[a message that could not be decoded was dropped]\n")
-                if outputs.too_deep(found, 64):
-                    return placeholder("[a message nested too deep was dropped]\n")
-                return found
-
-            km.session.unpack = guarded_unpack
-            return km
-
-        def stop_flood(self, amount: int) -> None:
-            """Stop the kernel at once: the dead kernel ends the cell."""
-            if self.flooded:
-                return
-            self.flooded = amount
-            pid = getattr(getattr(self.km, "provisioner", None), "pid", None)
-            if pid:
-                try:
-                    os.kill(pid, signal.SIGKILL)
-                except OSError:
-                    pass
-
-        def start_cell_budget(self) -> None:
-            self._used, self._dropped, self._noted = 0, 0, False
-
-        def output(self, outs, msg, display_id, cell_index):
-            size = len(json.dumps(msg.get("content", {}), default=str))
-            if self._notebook_used + size > self.notebook_budget:
-                self._used = self.output_budget  # the notebook's budget is spent: drop as for a full cell
-            if self._used + size > self.output_budget:
-                self._dropped += size
-                if not self._noted:
-                    self._noted = True
-                    outs.append(nbformat.v4.new_output(
-                        "stream", name="stdout",
-                        text=f"\n... output past {self.output_budget >> 10} KiB dropped ...\n"))
-                if self._dropped > 16 * self.output_budget:
-                    self.stop_flood(self._used + self._dropped)  # stop the flood at its source
-                return None
-            self._used += size
-            self._notebook_used += size
-            try:
-                return super().output(outs, msg, display_id, cell_index)
-            except Exception as exc:  # noqa: BLE001 - an output nbformat refuses: keep a note, run on
-                outs.append(nbformat.v4.new_output(
-                    "stream", name="stdout", text=f"[an output that is not valid in a notebook was dropped: "
-                                                  f"{type(exc).__name__}]\n"))
-                return None
-
-    return LimitedNotebookClient
-
-
-def _env(extra: dict[str, str]) -> dict[str, str]:
+def launch_env(extra: dict[str, str]) -> dict[str, str]:
+    """The environment a kernel starts with (outside the sandbox, which keeps only part of it)."""
     env = dict(os.environ)
     # the kernel imports the autograder package this process runs, not another installed copy
     pkg = str(Path(__file__).resolve().parent.parent)
@@ -165,6 +80,23 @@ def _env(extra: dict[str, str]) -> dict[str, str]:
     env["PYTHONWARNINGS"] = env.get("PYTHONWARNINGS", "")
     env.update(extra)
     return env
+
+
+def work_folder(sandbox, prefix: str):
+    """A fresh working folder for one run, removed after: the sandbox's own (its zygote sees only
+    that), or a temporary one when nothing is sandboxed."""
+    import contextlib
+    import tempfile
+
+    if sandbox is not None:
+        return sandbox.work_folder(prefix)
+
+    @contextlib.contextmanager
+    def plain():
+        with tempfile.TemporaryDirectory(prefix=prefix) as tmp:
+            yield Path(tmp)
+
+    return plain()
 
 
 def execute(nb: nbformat.NotebookNode, cwd: os.PathLike, *, env: dict[str, str] | None = None,
@@ -183,9 +115,6 @@ def execute(nb: nbformat.NotebookNode, cwd: os.PathLike, *, env: dict[str, str] 
         if cell.cell_type == "code":
             cell.outputs = []
             cell.execution_count = None
-    km_kwargs = {}
-    if sandbox is not None:
-        km_kwargs = sandbox.kernel_manager_kwargs(Path(cwd), limits)
     client = limited_client_class()(
         nb,
         timeout=limits.cell_timeout,
@@ -196,12 +125,11 @@ def execute(nb: nbformat.NotebookNode, cwd: os.PathLike, *, env: dict[str, str] 
         record_timing=False,
         # every output is in by now: kill the kernel instead of waiting for it to wind down
         shutdown_kernel="immediate",
-        extra_arguments=KERNEL_ARGS,
+        extra_arguments=kernel_arguments(),
         resources={"metadata": {"path": str(cwd)}},
-        **km_kwargs,
     )
     if sandbox is not None:
-        client.kernel_manager_class = sandbox.kernel_manager_class
+        client.kernel_manager_class = sandbox.prepare(Path(cwd), limits)
     client.output_budget = limits.max_output_kb * 1024
     client.notebook_budget = limits.max_notebook_output_kb * 1024
 
@@ -216,8 +144,10 @@ def execute(nb: nbformat.NotebookNode, cwd: os.PathLike, *, env: dict[str, str] 
     start = time.monotonic()
     deadline = start + limits.notebook_timeout
     try:
-        with client.setup_kernel(env=_env(env or {}), cwd=str(cwd), stdout=subprocess.DEVNULL,
+        started = time.perf_counter()
+        with client.setup_kernel(env=launch_env(env or {}), cwd=str(cwd), stdout=subprocess.DEVNULL,
                                  stderr=subprocess.DEVNULL):
+            timing.record("kernel start (sandbox + ipykernel ready)", time.perf_counter() - started)
             for index, cell in enumerate(nb.cells):
                 if cell.cell_type != "code":
                     continue
@@ -228,7 +158,8 @@ def execute(nb: nbformat.NotebookNode, cwd: os.PathLike, *, env: dict[str, str] 
                 client.timeout = max(1, int(min(limits.cell_timeout, remaining)))
                 client.start_cell_budget()
                 try:
-                    client.execute_cell(cell, index)
+                    with timing.phase(cell_class(cell)):
+                        client.execute_cell(cell, index)
                 except CellTimeoutError:
                     _append_error(cell, "CellTimeoutError",
                                   f"cell ran longer than {client.timeout:.0f} s and was stopped")
@@ -243,7 +174,6 @@ def execute(nb: nbformat.NotebookNode, cwd: os.PathLike, *, env: dict[str, str] 
                         _append_error(cell, "DeadKernelError", "the kernel died while running this cell")
                         result.error = "the kernel died (crash, os._exit, or a resource limit)"
                     break
-                result.executed += 1
     except (RuntimeError, TimeoutError, DeadKernelError, OSError) as exc:
         if result.error is None:
             result.error = f"the kernel could not run the notebook: {type(exc).__name__}: {exc}"[:500]
@@ -258,6 +188,15 @@ def execute(nb: nbformat.NotebookNode, cwd: os.PathLike, *, env: dict[str, str] 
             ctx.destroy(linger=0)
     result.seconds = time.monotonic() - start
     return result
+
+
+def cell_class(cell) -> str:
+    """What kind of cell this is, for the profile."""
+    if course.is_solution(cell):
+        return "cells: answer cells (student code)"
+    if course.is_tests(cell):
+        return "cells: test cells (visible asserts + hidden observations)"
+    return "cells: the notebook's own code (data, demos, training)"
 
 
 def _append_error(cell, ename: str, evalue: str) -> None:

@@ -1,4 +1,4 @@
-"""``autograder feedback`` and ``autograder export``.
+"""``autograder feedback``, and the same feedback inside nbgrader (:class:`LearnerFeedback`).
 
 Stock ``nbgrader generate_feedback`` renders the autograded notebook as it is,
 hidden tests included (nbgrader issue 917).  Here the feedback notebook keeps
@@ -15,28 +15,18 @@ from trusted text alone (:mod:`autograder.messages`).  Outputs carry no active c
 
 from __future__ import annotations
 
-import csv
 import html
 import json
-import sys
-from pathlib import Path
 
 import nbformat
+from nbgrader.preprocessors import NbGraderPreprocessor
 
-from . import course, grading, outputs
-
-
-def _results(root: Path, assignment: str, student: str, notebook: str) -> grading.NotebookResult | None:
-    from .gradebook import result_path
-
-    p = result_path(root, assignment, student, notebook)
-    try:
-        return grading.NotebookResult.from_json(json.dumps(json.loads(p.read_text())["result"]))
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
+from . import course, outputs, release
+from .records import NotebookResult
+from .store import ResultStore
 
 
-def summary_markdown(result: grading.NotebookResult) -> str:
+def summary_markdown(result: NotebookResult) -> str:
     lines = [f"# Feedback: {result.assignment}/{result.notebook}", "",
              f"**Score: {result.score:g} / {result.max_score:g}**", "",
              "| exercise | result | points | what to look at |", "|---|---|---|---|"]
@@ -54,7 +44,7 @@ WITHHELD = ("Outputs are shown up to the first hidden test. After it, code in th
             "grader's verdict instead. Run your notebook to see its outputs.")
 
 
-def feedback_notebook(nb: nbformat.NotebookNode, result: grading.NotebookResult | None) -> nbformat.NotebookNode:
+def feedback_notebook(nb: nbformat.NotebookNode, result: NotebookResult | None) -> nbformat.NotebookNode:
     nb = outputs.clean_notebook(nbformat.from_dict(json.loads(json.dumps(nb))), 16 << 20)
     by_ex = {e.id: e for e in result.exercises} if result is not None else {}
     first_hidden = next((i for i, c in enumerate(nb.cells)
@@ -63,7 +53,7 @@ def feedback_notebook(nb: nbformat.NotebookNode, result: grading.NotebookResult 
         if cell.cell_type != "code":
             continue
         if course.is_tests(cell):
-            cell.source = course.strip_hidden(cell.source).rstrip()
+            cell.source = release.visible_source(cell).rstrip()
         if i < first_hidden:
             for out in cell.outputs:
                 if out.get("output_type") == "error":
@@ -93,7 +83,8 @@ def render_html(nb: nbformat.NotebookNode) -> str:
 
 def feedback_command(args) -> int:
     root = course.find_root()
-    base = root / "autograded"
+    store = ResultStore(root)
+    base = course.folder(root, "autograded")
     written = 0
     for path in sorted(base.glob("*/*/*.ipynb")):
         student, assignment = path.parent.parent.name, path.parent.name
@@ -102,8 +93,8 @@ def feedback_command(args) -> int:
         if args.student and student not in args.student:
             continue
         nb = nbformat.read(str(path), as_version=4)
-        fb = feedback_notebook(nb, _results(root, assignment, student, path.stem))
-        out = root / "feedback" / student / assignment / f"{path.stem}.html"
+        fb = feedback_notebook(nb, store.get(assignment, student, path.stem))
+        out = course.folder(root, "feedback", student, assignment, f"{path.stem}.html")
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(render_html(fb), encoding="utf-8")
         written += 1
@@ -111,36 +102,16 @@ def feedback_command(args) -> int:
     return 0 if written else 1
 
 
-def export_command(args) -> int:
-    from nbgrader.api import Gradebook, MissingEntry
+class LearnerFeedback(NbGraderPreprocessor):
+    """nbgrader's extension point for the same feedback: a preprocessor for ``GenerateFeedback``.
 
-    root = course.find_root()
-    db = root / "gradebook.db"
-    if not db.is_file():
-        print("no gradebook.db: grade something first", file=sys.stderr)
-        return 2
-    rows = []
-    with Gradebook(f"sqlite:///{db}") as gb:
-        for a in gb.assignments:
-            for s in gb.students:
-                try:
-                    sub = gb.find_submission(a.name, s.id)
-                except MissingEntry:
-                    continue
-                notes, sources = [], set()
-                for nb in a.notebooks:
-                    r = _results(root, a.name, s.id, nb.name)
-                    if r is not None:
-                        notes += ([r.error] if r.error else []) + r.tampering
-                        sources.add(r.submitted_at_source)
-                rows.append({"assignment": a.name, "student": s.id, "score": sub.score,
-                             "max_score": sub.max_score, "timestamp": sub.timestamp or "",
-                             "timestamp_source": "; ".join(sorted(x for x in sources if x)),
-                             "notes": "; ".join(notes)})
-    with open(args.to, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=["assignment", "student", "score", "max_score", "timestamp",
-                                          "timestamp_source", "notes"])
-        w.writeheader()
-        w.writerows(rows)
-    print(f"wrote {len(rows)} row(s) to {args.to}")
-    return 0
+    ``nbgrader_config.py`` adds it to ``GenerateFeedback.preprocessors``, so the formgrader's
+    *Generate Feedback* button and ``nbgrader generate_feedback`` (whose files
+    ``nbgrader release_feedback`` hands out) show learners what ``autograder feedback`` shows.
+    """
+
+    def preprocess(self, nb, resources):
+        info = resources.get("nbgrader", {})
+        result = ResultStore(course.find_root()).get(info.get("assignment", ""), info.get("student", ""),
+                                                     info.get("notebook", ""))
+        return feedback_notebook(nb, result), resources

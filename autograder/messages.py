@@ -60,10 +60,8 @@ def assert_template(source: str, line: int | None) -> str | None:
     return None
 
 
-def visible_failure(entry: dict, test_source: str | None) -> str:
-    """The learner-facing message for a test cell that raised, from trusted text only."""
-    name = entry.get("error_name") or ""
-    line = entry.get("error_line")
+def visible_failure(name: str | None, line: int | None, test_source: str | None) -> str:
+    """The learner-facing message for a test cell that raised ``name`` at its ``line``, from trusted text only."""
     if name == "AssertionError":
         template = assert_template(test_source or "", line)
         if template:

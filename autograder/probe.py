@@ -310,7 +310,7 @@ def hidden_test(exercise: str):
 
 def _local_verdict(exercise: str, fn: Callable) -> None:
     from . import judge
-    from .reference import reference_namespace
+    from .local_reference import reference_namespace
 
     seed = _exercise_seed(exercise, None)
     student = observe(exercise, fn, exercise_seed=seed)

@@ -8,7 +8,7 @@ reported as not attempted without starting a kernel.
 
 Learners edit the notebooks in ``notebooks/`` in place; like every grading path, the
 checks compare them with the release rebuilt in memory from ``solutions/``
-(:func:`autograder.grading.pristine_release`), never with the edited copy.  With
+(:func:`autograder.release.pristine_release`), never with the edited copy.  With
 ``hidden=True`` the instructor's hidden tests run too; only their verdicts and hints
 are shown, never their source or the expected values.
 """
@@ -18,7 +18,10 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from . import check, course, grading
+from . import check, course
+from .coursedata import NotebookData
+from .records import ExerciseResult, NotebookResult
+from .submission import attempted, read_submission
 
 SYMBOL = check.SYMBOL
 
@@ -26,7 +29,7 @@ SYMBOL = check.SYMBOL
 def find_notebooks(target: Path | None, root: Path) -> list[Path]:
     """The notebooks to report on: a single notebook, the notebooks under a folder, or the course's."""
     if target is None:
-        return sorted((root / "notebooks").glob("*/*.ipynb"))
+        return sorted(course.folder(root, "release").glob("*/*.ipynb"))
     if target.is_file():
         return [target]
     direct = sorted(target.glob("*.ipynb"))
@@ -34,29 +37,28 @@ def find_notebooks(target: Path | None, root: Path) -> list[Path]:
     return [p for p in direct + nested if ".ipynb_checkpoints" not in p.parts]
 
 
-def untouched_result(path: Path, root: Path) -> grading.NotebookResult | None:
+def untouched_result(path: Path, root: Path) -> NotebookResult | None:
     """All-TODO result for a notebook none of whose exercises is attempted (None when one is, or unknown).
     ``root`` is the course the notebook belongs to."""
     try:
         assignment, name = course.assignment_of_notebook(path, root)
-        solution = course.read(assignment.solution(name))
-        release = grading.pristine_release(solution, root)
-        student, problem = grading.read_submission(path)
+        data = NotebookData.load(assignment, name)
+        student, problem = read_submission(path)
     except (KeyError, OSError, ValueError):
         return None
     if problem or student is None:
         return None
-    exercises = course.exercises(solution)
-    if any(grading.attempted(student, release, ex) for ex in exercises):
+    exercises = data.exercises
+    if any(attempted(student, data.release, ex) for ex in exercises):
         return None
-    result = grading.NotebookResult("me", assignment.name, name)
-    result.exercises = [grading.ExerciseResult(ex.id, ex.title, ex.points, 0.0, "not attempted",
+    result = NotebookResult("me", assignment.name, name)
+    result.exercises = [ExerciseResult(ex.id, ex.title, ex.points, 0.0, "not attempted",
                                                "the answer cell still holds the stub") for ex in exercises]
     return result
 
 
 def run(notebooks: list[Path], hidden: bool, root: Path, seed: int | None = None,
-        log=None) -> list[tuple[Path, grading.NotebookResult | None, str | None]]:
+        log=None) -> list[tuple[Path, NotebookResult | None, str | None]]:
     """Check each notebook against the course at ``root``;
     return (path, result, problem) per notebook, in order."""
     out = []
@@ -76,7 +78,7 @@ def run(notebooks: list[Path], hidden: bool, root: Path, seed: int | None = None
     return out
 
 
-def _failure_lines(e: grading.ExerciseResult) -> list[str]:
+def _failure_lines(e: ExerciseResult) -> list[str]:
     lines = [m for m in (e.message or "").splitlines() if m.strip()]
     for hint in [h.strip() for h in (e.hint or "").split(";") if h.strip()]:
         if not any(hint in m for m in lines):

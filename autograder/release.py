@@ -1,7 +1,14 @@
-"""Generate the learner notebooks from ``solutions/`` with nbgrader's own ``generate_assignment``."""
+"""What a learner sees, made by nbgrader's own code: the released notebooks (``generate_assignment``),
+the pristine release a submission is compared with, and the visible part of a test cell.
+
+Every way of removing hidden tests or solutions goes through nbgrader's preprocessors
+(``ClearSolutions``, ``ClearHiddenTests``) with the course's configuration, so there is one
+rule for what learners get.
+"""
 
 from __future__ import annotations
 
+import copy
 import filecmp
 import os
 import shutil
@@ -10,14 +17,44 @@ import sys
 import tempfile
 from pathlib import Path
 
+import nbformat
+
 from . import course, nbfmt
 
 
-def tool_env() -> dict[str, str]:
-    """The environment for nbgrader's subprocesses: this interpreter's ``bin`` first on PATH (nbgrader runs ``alembic``)."""
-    env = dict(os.environ)
-    env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
+def tool_env(base: dict[str, str] | None = None) -> dict[str, str]:
+    """An environment for nbgrader and Jupyter's tools: this interpreter's ``bin`` first on PATH
+    (nbgrader runs ``alembic``, the gradebook's migrations, from PATH)."""
+    env = dict(os.environ if base is None else base)
+    bindir = str(Path(sys.executable).parent)
+    if env.get("PATH", "").split(os.pathsep)[0] != bindir:
+        env["PATH"] = os.pathsep.join([bindir, env.get("PATH", "")])
     return env
+
+
+def pristine_release(solution: nbformat.NotebookNode, root: Path) -> nbformat.NotebookNode:
+    """The learner notebook as ``nbgrader generate_assignment`` makes it from ``solution`` (sources and
+    grading metadata, without checksums), built in memory with nbgrader's own preprocessors.
+
+    Grading compares with this, never with a file in ``notebooks/``: learners edit their copy there
+    in place, and an edited copy must not become the template it is judged against.
+    """
+    from nbgrader.preprocessors import ClearHiddenTests, ClearSolutions
+
+    cfg = course.config(root)
+    nb = nbformat.from_dict(copy.deepcopy(solution))
+    nb, resources = ClearSolutions(config=cfg).preprocess(nb, {})
+    nb, _ = ClearHiddenTests(config=cfg).preprocess(nb, resources)
+    return nbfmt.normalize(nb)
+
+
+def visible_source(cell) -> str:
+    """The source of a test cell as learners get it: nbgrader's ``ClearHiddenTests`` applied to it."""
+    from nbgrader.preprocessors import ClearHiddenTests
+
+    one = nbformat.v4.new_notebook(cells=[nbformat.from_dict(copy.deepcopy(dict(cell)))])
+    one, _ = ClearHiddenTests(enforce_metadata=False).preprocess(one, {})
+    return one.cells[0].source
 
 
 _GENERATE = """
@@ -69,7 +106,7 @@ def release(names: list[str] | None = None, root: Path | None = None) -> list[st
     """Regenerate ``notebooks/NAME`` for the given assignments (all by default)."""
     root = root or course.find_root()
     names = names or [a.name for a in course.assignments(root)]
-    generate(names, root, root / "notebooks", db_url=f"sqlite:///{root / 'gradebook.db'}")
+    generate(names, root, course.folder(root, "release"), db_url=f"sqlite:///{root / 'gradebook.db'}")
     return names
 
 
@@ -82,7 +119,7 @@ def out_of_sync(root: Path | None = None) -> list[str]:
         assignments = course.assignments(root)
         generate([a.name for a in assignments], root, tmp / "release", db_url=f"sqlite:///{tmp / 'gb.db'}")
         for a in assignments:
-            fresh, committed = tmp / "release" / a.name, root / "notebooks" / a.name
+            fresh, committed = tmp / "release" / a.name, a.release_dir
             if not committed.is_dir():
                 problems.append(f"notebooks/{a.name} is missing")
                 continue

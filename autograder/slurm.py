@@ -6,6 +6,7 @@ local backend (sandbox included) and writes one JSON file per notebook into the
 submitit folder, which must be on a filesystem shared with the compute nodes.
 The grader's process polls for those files and is the only writer of the
 gradebook.  Nothing a job produced is unpickled: results are read as JSON.
+:class:`SlurmBackend` offers the same calls as :class:`autograder.workers.LocalBackend`.
 
 Without Slurm accounting, ``sacct`` knows nothing, so a job's end is read from
 ``squeue`` and its reason (time limit, cancelled, died) from its own log.
@@ -19,6 +20,8 @@ import signal
 import subprocess
 import time
 from pathlib import Path
+
+from .jobs import JobOutput, failed_output, reference_job, run_job
 
 SCANCEL_TIMEOUT = 20  # scancel hangs when no controller answers
 
@@ -46,8 +49,6 @@ def _on_cancel(signum, frame):
 
 def run_chunk(jobs: list, outdir: str) -> int:
     """Runs on a compute node: grade each job and write its result as JSON (atomically)."""
-    from .gradebook import failed_payload, run_job
-
     out = Path(outdir)
     out.mkdir(parents=True, exist_ok=True)
     signal.signal(signal.SIGUSR2, _on_time_limit)
@@ -55,24 +56,23 @@ def run_chunk(jobs: list, outdir: str) -> int:
     timed_out = False
     for job in jobs:
         if timed_out:
-            payload = failed_payload(job, "the Slurm job hit its time limit before this notebook")
+            output = failed_output(job, "the Slurm job hit its time limit before this notebook")
         elif _cancelled:
-            payload = failed_payload(job, "the Slurm job was cancelled before this notebook")
+            output = failed_output(job, "the Slurm job was cancelled before this notebook")
         else:
             try:
-                payload = run_job(job)
+                output = run_job(job)
             except TimeLimitReached:
                 timed_out = True
-                payload = failed_payload(job, "the Slurm job hit its time limit")
+                output = failed_output(job, "the Slurm job hit its time limit")
             except JobCancelled:
-                payload = failed_payload(job, "the Slurm job was cancelled")
+                output = failed_output(job, "the Slurm job was cancelled")
             if _cancelled:  # the kernel may die of the same signal before the grader hears it
-                payload = failed_payload(job, "the Slurm job was cancelled")
-        data = {"result": payload[0], "executed": payload[1],
-                "node": os.uname().nodename, "cuda_visible_devices": os.environ.get("CUDA_VISIBLE_DEVICES"),
-                "slurm_job_id": os.environ.get("SLURM_JOB_ID")}
+                output = failed_output(job, "the Slurm job was cancelled")
+        output.runner = {"node": os.uname().nodename, "cuda_visible_devices": os.environ.get("CUDA_VISIBLE_DEVICES"),
+                         "slurm_job_id": os.environ.get("SLURM_JOB_ID")}
         tmp = out / f".{job.key}.{job.student}.tmp"
-        tmp.write_text(json.dumps(data))
+        tmp.write_text(json.dumps(output.to_dict()))
         os.replace(tmp, out / f"{job.key}.{job.student}.json")
     return len(jobs)
 
@@ -123,8 +123,29 @@ def cancel(job_ids: list[str]) -> None:
         pass
 
 
-def grade(jobs: list, args, folder: Path, finish, failed_payload) -> None:
-    """Submit ``jobs`` as an array, then hand each result to ``finish(job, payload)`` as it arrives."""
+class SlurmBackend:
+    """Jobs as Slurm array tasks; references run here first, in this process."""
+
+    def __init__(self, args, folder: Path) -> None:
+        self.args, self.folder = args, folder
+        self.workers = int(args.array_parallelism)
+
+    def __enter__(self) -> "SlurmBackend":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        pass
+
+    def references(self, notebooks: list, seed: int, sandbox: bool) -> dict:
+        return {(d.assignment.name, d.name): reference_job(d, seed, sandbox) for d in notebooks}
+
+    def run(self, jobs: list, on_output) -> None:
+        if jobs:
+            grade(jobs, self.args, self.folder, on_output)
+
+
+def grade(jobs: list, args, folder: Path, on_output) -> None:
+    """Submit ``jobs`` as an array, then hand each output to ``on_output(job, output)`` as it arrives."""
     import submitit
 
     chunk = max(1, int(getattr(args, "chunk", 1) or 1))
@@ -155,8 +176,11 @@ def grade(jobs: list, args, folder: Path, finish, failed_payload) -> None:
             for path in list(pending):
                 if path.is_file():
                     job, _ = pending.pop(path)
-                    data = json.loads(path.read_text())
-                    finish(job, (data["result"], data.get("executed")), data)
+                    try:
+                        output = JobOutput.from_dict(json.loads(path.read_text()))
+                    except (OSError, ValueError, KeyError, TypeError) as exc:
+                        output = failed_output(job, f"grader error: the task's result could not be read ({exc!r})")
+                    on_output(job, output)
             if not pending:
                 break
             queued = _squeue_ids()
@@ -169,7 +193,9 @@ def grade(jobs: list, args, folder: Path, finish, failed_payload) -> None:
                 first = gone_since.setdefault(sjob.job_id, now)
                 if now - first > 10 and not path.is_file():
                     pending.pop(path)
-                    finish(job, failed_payload(job, _reason(sjob)), {"slurm_job_id": sjob.job_id})
+                    output = failed_output(job, _reason(sjob))
+                    output.runner = {"slurm_job_id": sjob.job_id}
+                    on_output(job, output)
             time.sleep(1.0)
     except KeyboardInterrupt:
         cancel([s.job_id for _, s in pending.values()])

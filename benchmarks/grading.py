@@ -57,7 +57,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from conftest import copy_course, tool_env  # noqa: E402
+from support import copy_course, tool_env  # noqa: E402
 
 # Every run gets one intra-op thread per kernel: what the course's nbgrader_config.py gives stock
 # nbgrader, what the grader gives each of 2 workers on 2 cores, and what the test suite uses.
@@ -396,16 +396,16 @@ def phase_solutions(work: Path, base: Path, assignments: list[str]) -> dict:
 
 def phase_plain(work: Path, base: Path, corpus: Path, subs: list[dict]) -> dict:
     """Execute every submitted notebook once, sequentially, no grading."""
-    from autograder import grading
+    from autograder.submission import copy_support_files
 
     per = []
     load0, start = loadavg(), time.monotonic()
     for i, s in enumerate(subs, 1):
         wd = work / "plain" / s["student"] / s["assignment"]
         wd.mkdir(parents=True, exist_ok=True)
-        grading.copy_support_files(base / "notebooks" / s["assignment"], wd)  # e.g. 07's helper modules
+        copy_support_files(base / "notebooks" / s["assignment"], wd)  # e.g. 07's helper modules
         src = corpus / s["student"] / s["assignment"]
-        grading.copy_support_files(src, wd)
+        copy_support_files(src, wd)
         shutil.copy(src / f"{s['notebook']}.ipynb", wd / f"{s['notebook']}.ipynb")
         r = run_measured(nbconvert_cmd(wd / f"{s['notebook']}.ipynb", wd / "out"), wd, env_for_tools(),
                          work / "logs" / f"plain-{s['student']}-{s['notebook']}.log", timeout=1800, memory=True)
@@ -589,6 +589,29 @@ class Acc:
         target[phase] = target.get(phase, 0.0) + seconds
 
     @contextlib.contextmanager
+    def unit(self, kind: str, labels: dict):
+        """A unit of work the grader announces (autograder.timing.unit)."""
+        if kind in ("job", "reference"):
+            with self.scope(dict(labels), self.jobs if kind == "job" else self.refs):
+                yield
+        elif kind == "write":
+            record = {"phases": self.writes.setdefault(f"{labels['student']}/{labels['notebook']}", {})}
+            self.stack.append(record)
+            try:
+                yield
+            finally:
+                self.stack.pop()
+        elif kind == "registration":
+            t = time.perf_counter()
+            try:
+                yield
+            finally:
+                self.registration.append({"assignment": f"{len(labels.get('assignments', []))} assignments at once",
+                                          "seconds": time.perf_counter() - t})
+        else:
+            yield
+
+    @contextlib.contextmanager
     def scope(self, record: dict, into: list):
         record.setdefault("phases", {})
         self.stack.append(record)
@@ -601,141 +624,12 @@ class Acc:
             into.append(record)
 
 
-def cell_class(cell) -> str:
-    from autograder import course
+def install_timers(acc: "Acc") -> list[str]:
+    """Listen to the grader's own timing hook (:mod:`autograder.timing`); nothing is patched."""
+    from autograder import timing
 
-    if course.is_solution(cell):
-        return "cells: answer cells (student code)"
-    if course.is_tests(cell):
-        return "cells: test cells (visible asserts + hidden observations)"
-    return "cells: the notebook's own code (data, demos, training)"
-
-
-def install_timers(acc: Acc) -> list[str]:
-    """Wrap the grader's functions with timers; return what could not be wrapped (the grader changed)."""
-    from autograder import execute as ex_mod
-    from autograder import gradebook, grading
-
-    missing = []
-
-    def wrap(mod, name, make):
-        if not hasattr(mod, name):
-            missing.append(f"{mod.__name__}.{name}")
-            return
-        setattr(mod, name, make(getattr(mod, name)))
-
-    def timed(phase):
-        def make(fn):
-            def inner(*a, **k):
-                t = time.perf_counter()
-                try:
-                    return fn(*a, **k)
-                finally:
-                    acc.add(phase, time.perf_counter() - t)
-            return inner
-        return make
-
-    def make_ref(fn):
-        def inner(assignment, notebook, seed, *a, **k):
-            with acc.scope({"assignment": assignment.name, "notebook": notebook}, acc.refs):
-                return fn(assignment, notebook, seed, *a, **k)
-        return inner
-
-    def make_job(fn):
-        def inner(job):
-            with acc.scope({"student": job.student, "assignment": job.assignment, "notebook": job.notebook},
-                           acc.jobs):
-                return fn(job)
-        return inner
-
-    def make_write(fn):
-        def inner(root, db_url, job, *a, **k):
-            t = time.perf_counter()
-            try:
-                return fn(root, db_url, job, *a, **k)
-            finally:
-                acc.writes.setdefault(f"{job.student}/{job.notebook}", {})["gradebook write"] = \
-                    time.perf_counter() - t
-        return inner
-
-    def make_save(fn):
-        def inner(root, job, *a, **k):
-            t = time.perf_counter()
-            try:
-                return fn(root, job, *a, **k)
-            finally:
-                acc.writes.setdefault(f"{job.student}/{job.notebook}", {})["result file"] = time.perf_counter() - t
-        return inner
-
-    def make_register(fn):
-        def inner(root, assignment, db_url):
-            t = time.perf_counter()
-            try:
-                return fn(root, assignment, db_url)
-            finally:
-                label = assignment if isinstance(assignment, str) else \
-                    f"{len(assignment)} assignments at once"
-                acc.registration.append({"assignment": label, "seconds": time.perf_counter() - t})
-        return inner
-
-    wrap(grading, "run_reference", make_ref)
-    wrap(gradebook, "run_job", make_job)
-    wrap(gradebook, "write_result", make_write)
-    wrap(gradebook, "save_result", make_save)
-    wrap(gradebook, "ensure_in_gradebook", make_register)
-    wrap(grading, "execute", timed("execute (kernel run, total)"))
-    wrap(grading, "merge", timed("grader: merge with the instructor's copy"))
-    wrap(grading, "copy_support_files", timed("grader: copy support files"))
-    wrap(grading, "score", timed("grader: judge observations"))
-
-    try:
-        from autograder import sandbox as sb_mod
-
-        wrap(sb_mod.Sandbox, "kernel_manager_kwargs", timed("sandbox: set up (uid, chown, folders)"))
-        wrap(sb_mod.Sandbox, "cleanup", timed("sandbox: clean up (kill uid, remove folders)"))
-    except ImportError:
-        missing.append("autograder.sandbox")
-
-    if not hasattr(ex_mod, "limited_client_class"):
-        missing.append("autograder.execute.limited_client_class")
-        return missing
-    original = ex_mod.limited_client_class
-
-    def profiled_client_class():
-        from jupyter_core.utils import run_sync
-
-        base_cls = original()
-
-        class Profiled(base_cls):
-            @contextlib.contextmanager
-            def setup_kernel(self, **kw):
-                t = time.perf_counter()
-                with super().setup_kernel(**kw):
-                    acc.add("kernel start (sandbox + ipykernel ready)", time.perf_counter() - t)
-                    t = time.perf_counter()
-                    try:  # import torch on its own, so that the first cell's time excludes it
-                        run_sync(self.kc.execute_interactive)("import torch", store_history=False, timeout=300,
-                                                              output_hook=lambda msg: None)
-                    except Exception as exc:
-                        acc.add(f"import torch failed: {type(exc).__name__}", 0.0)
-                    acc.add("import torch (in the kernel)", time.perf_counter() - t)
-                    try:
-                        yield
-                    finally:
-                        t = time.perf_counter()
-                acc.add("kernel shutdown", time.perf_counter() - t)
-
-            def execute_cell(self, cell, cell_index, *a, **k):
-                t = time.perf_counter()
-                try:
-                    return super().execute_cell(cell, cell_index, *a, **k)
-                finally:
-                    acc.add(cell_class(cell), time.perf_counter() - t)
-
-        return Profiled
-
-    ex_mod.limited_client_class = profiled_client_class
-    return missing
+    timing.install(acc)
+    return []
 
 
 def micro(cmd: list[str], reps: int = 3, env: dict | None = None) -> dict:
@@ -752,7 +646,7 @@ def profile_main(args) -> int:
     course_dir = Path(args.course).resolve()
     os.chdir(course_dir)
     os.environ["AUTOGRADER_COURSE_ROOT"] = str(course_dir)
-    from autograder import cli, gradebook
+    from autograder import batch, cli
 
     acc = Acc()
     missing = install_timers(acc)
@@ -762,7 +656,7 @@ def profile_main(args) -> int:
     gargs = cli.build_parser().parse_args(argv)
     print("profile: grading", flush=True)
     t = time.perf_counter()
-    rc = gradebook.grade_command(gargs)
+    rc = batch.grade_command(gargs)
     wall = time.perf_counter() - t
     for job in acc.jobs:
         job["phases"].update(acc.writes.get(f"{job['student']}/{job['notebook']}", {}))
@@ -776,14 +670,14 @@ def profile_main(args) -> int:
     kernel = {}
     kinds = [("unsandboxed", lambda: None, "1")]
     if sb_mod.available():
-        kinds += [("sandboxed, a sandbox per kernel", sb_mod.default_sandbox, "0"),
-                  ("sandboxed, forked from the zygote", sb_mod.default_sandbox, "1")]
+        kinds += [("sandboxed, a sandbox per kernel", sb_mod.Sandbox, "0"),
+                  ("sandboxed, forked from the zygote", sb_mod.Sandbox, "1")]
     for label, make, zygote in kinds:
         times = []
         os.environ["AUTOGRADER_ZYGOTE"] = zygote
         for _ in range(3):
             sb = make()
-            with tempfile.TemporaryDirectory(dir=sb.tmp_parent() if sb else None) as tmp:
+            with ex_mod.work_folder(sb, "profile-") as tmp:
                 nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("pass")])
                 scratch = {"phases": {}}
                 with acc.scope(scratch, []):
@@ -794,9 +688,8 @@ def profile_main(args) -> int:
     startup = {
         "python -c pass": micro([PY, "-c", "pass"]),
         "python -c 'import torch'": micro([PY, "-c", "import torch"]),
-        "grader imports (autograder.gradebook, grading, sandbox, nbclient, nbgrader.api)":
-            micro([PY, "-c", "import autograder.gradebook, autograder.grading, autograder.sandbox, nbclient, "
-                             "nbgrader.api"]),
+        "grader imports (autograder.batch, sandbox, nbclient, nbgrader.api)":
+            micro([PY, "-c", "import autograder.batch, autograder.sandbox, nbclient, nbgrader.api"]),
         "python -m autograder --help": micro([PY, "-m", "autograder", "--help"]),
         "jupyter nbconvert --version": micro([str(BIN / "jupyter"), "nbconvert", "--version"]),
     }

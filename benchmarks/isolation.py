@@ -18,7 +18,6 @@ import os
 import platform
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -32,11 +31,11 @@ def one_run() -> float:
     from autograder.execute import execute
 
     sb = sandbox.Sandbox()
-    work = tempfile.mkdtemp(dir=sb.tmp_parent())
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("import torch\nprint(float(torch.ones(3).sum()))")])
-    start = time.perf_counter()
-    res = execute(nb, work, sandbox=sb)
-    seconds = time.perf_counter() - start
+    with sb.work_folder() as work:
+        start = time.perf_counter()
+        res = execute(nb, work, sandbox=sb)
+        seconds = time.perf_counter() - start
     if res.error or "3.0" not in "".join(o.get("text", "") for o in res.nb.cells[0].outputs):
         raise RuntimeError(f"the kernel did not run the cell: {res.error}")
     return seconds

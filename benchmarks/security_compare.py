@@ -62,7 +62,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         honest = attacks.Case("honest", "answers both exercises right", 3, attack=False,
-                              answers=attacks._ans(attacks.CORRECT_1, attacks.CORRECT_2))
+                              answers=attacks.answers(attacks.CORRECT_1, attacks.CORRECT_2))
         stock_course = tmp / "stock"
         ours_course = tmp / "ours"
         cases_stock = [c for c in attacks.attacks(stock_course) + attacks.faults() if c.student not in NOT_ON_STOCK]

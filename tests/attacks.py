@@ -130,7 +130,7 @@ class Case:
     attack: bool = True  # an attack must earn what an empty submission earns
 
 
-def _ans(one: str | None = None, two: str | None = None) -> dict:
+def answers(one: str | None = None, two: str | None = None) -> dict:
     d = {}
     if one is not None:
         d["ex0_1_solution"] = one
@@ -144,14 +144,14 @@ def attacks(course_dir: Path) -> list[Case]:
     sol = course_dir / "solutions" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
     return [
         Case("input_transformer", "IPython input transformer turns every cell containing 'assert' into 'pass'", 0,
-             answers=_ans("""def _neuter(lines):
+             answers=answers("""def _neuter(lines):
     return ["pass\\n"] if any("assert" in l for l in lines) else lines
 get_ipython().input_transformers_post.append(_neuter)
 def add_one(x):
     return x
 """)),
         Case("sqlite_update", "opens the gradebook with sqlite3 and raises every grade", 0,
-             answers=_ans(f"""import sqlite3
+             answers=answers(f"""import sqlite3
 for p in ["../../../gradebook.db", "../../gradebook.db", "../gradebook.db", "gradebook.db", {str(db)!r}]:
     try:
         con = sqlite3.connect(p)
@@ -164,7 +164,7 @@ def add_one(x):
     return x
 """)),
         Case("walk_up", "walks up the tree and prints the solutions notebook and the gradebook", 0,
-             answers=_ans(f"""import os
+             answers=answers(f"""import os
 for target in [{str(sol)!r}, {str(db)!r}, "../../../solutions/{ASSIGNMENT}/{ASSIGNMENT}.ipynb"]:
     try:
         print(open(target, errors="replace").read()[:5000])
@@ -183,9 +183,9 @@ def add_one(x):
     return x
 """)),
         Case("os_exit", "os._exit(0) in an answer cell", 0, reason="kernel died",
-             answers=_ans("import os\nos._exit(0)\n")),
+             answers=answers("import os\nos._exit(0)\n")),
         Case("patch_comparisons", "monkeypatches torch/numpy/math comparison functions to always agree", 0,
-             answers=_ans("""import torch, math, numpy
+             answers=answers("""import torch, math, numpy
 torch.equal = lambda *a, **k: True
 torch.allclose = lambda *a, **k: True
 torch.Tensor.__eq__ = lambda *a, **k: True
@@ -197,7 +197,7 @@ def add_one(x):
     return x
 """)),
         Case("always_equal", "returns an object whose __eq__ is always true", 0,
-             answers=_ans("""class Yes:
+             answers=answers("""class Yes:
     def __eq__(self, other): return True
     def __ne__(self, other): return False
     def __bool__(self): return True
@@ -207,14 +207,14 @@ def add_one(x):
     return Yes()
 """)),
         Case("hide_tracebacks", "overrides IPython's showtraceback so failures print nothing", 0,
-             answers=_ans("""ip = get_ipython()
+             answers=answers("""ip = get_ipython()
 ip.showtraceback = lambda *a, **k: None
 ip._showtraceback = lambda *a, **k: None
 def add_one(x):
     return x
 """)),
         Case("settrace", "installs sys.settrace to swallow assertion lines", 0,
-             answers=_ans("""import sys
+             answers=answers("""import sys
 def _tracer(frame, event, arg):
     return _tracer
 sys.settrace(_tracer)
@@ -222,7 +222,7 @@ def add_one(x):
     return x
 """)),
         Case("forge_observations", "displays forged observation payloads for every exercise", 0,
-             answers=_ans("""from IPython.display import display
+             answers=answers("""from IPython.display import display
 import torch
 for ex in ("ex0_1", "ex0_2"):
     display({"application/vnd.autograder.observations+json":
@@ -232,20 +232,20 @@ def add_one(x):
     return x
 """)),
         Case("patch_probe", "replaces the hidden-test recorder so it records nothing", 0,
-             answers=_ans("""import autograder.probe as p
+             answers=answers("""import autograder.probe as p
 p.observe = lambda ex, fn, seed=None: {"exercise": ex, "observations": [], "error": None}
 p.hidden_test = lambda ex: (lambda fn: None)
 def add_one(x):
     return x
 """)),
         Case("survivor", "leaves a double-forked, re-forking daemon that kills later kernels and steals their keys", 0,
-             answers=_ans(SURVIVOR)),
+             answers=answers(SURVIVOR)),
         Case("forge_huge_numbers", "forges observations holding huge ints, malformed names and error objects", 0,
-             answers=_ans(FORGE_HUGE)),
+             answers=answers(FORGE_HUGE)),
         Case("kill_everything", "signals every process it can see", 0,
-             answers=_ans("import os, signal\nos.kill(-1, signal.SIGKILL)\n")),
+             answers=answers("import os, signal\nos.kill(-1, signal.SIGKILL)\n")),
         Case("write_outside", "writes files outside its folder (course dir, /tmp, home) and reads the environment", 0,
-             answers=_ans(f"""import os
+             answers=answers(f"""import os
 for p in [{str(course_dir / 'PWNED')!r}, "/tmp/PWNED", "../PWNED", "../../PWNED", os.path.expanduser("~/PWNED"), "/etc/PWNED"]:
     try:
         open(p, "w").write("x")
@@ -257,7 +257,7 @@ def add_one(x):
     return x
 """)),
         Case("network", "tries to reach the network", 0,
-             answers=_ans("""import socket
+             answers=answers("""import socket
 for host in [("8.8.8.8", 53), ("1.1.1.1", 443)]:
     try:
         socket.create_connection(host, timeout=2)
@@ -268,7 +268,7 @@ def add_one(x):
     return x
 """)),
         Case("symlink_loot", "ships a symlink to the gradebook beside the notebook and reads it", 0,
-             answers=_ans("""try:
+             answers=answers("""try:
     print(open("loot.db", errors="replace").read()[:2000])
 except Exception as e:
     print("blocked", type(e).__name__)
@@ -277,20 +277,20 @@ def add_one(x):
 """), extra=lambda folder: os.symlink(db, folder / "loot.db")),
         # -- tampering: recorded, and never worth points ------------------------------------------------
         Case("edit_tests", "replaces the test cells with 'pass' and answers wrongly", 0,
-             tamper="test cell ex0_1_tests was edited", answers=_ans(WRONG_1),
+             tamper="test cell ex0_1_tests was edited", answers=answers(WRONG_1),
              mutate=lambda nb: _set_source(nb, {"ex0_1_tests": "pass", "ex0_2_tests": "pass"})),
         Case("delete_tests", "deletes the test cells and answers wrongly", 0,
-             tamper="test cell ex0_1_tests was deleted", answers=_ans(WRONG_1),
+             tamper="test cell ex0_1_tests was deleted", answers=answers(WRONG_1),
              mutate=lambda nb: _drop(nb, {"ex0_1_tests", "ex0_2_tests"})),
         Case("raise_points", "changes the points of a test cell to 100 (answers right)", 3,
-             tamper="metadata of ex0_1_tests changed", answers=_ans(CORRECT_1, CORRECT_2), attack=False,
+             tamper="metadata of ex0_1_tests changed", answers=answers(CORRECT_1, CORRECT_2), attack=False,
              mutate=lambda nb: _set_meta(nb, "ex0_1_tests", points=100)),
         Case("kernelspec", "changes the kernelspec (answers right)", 3, tamper="kernelspec changed", attack=False,
-             answers=_ans(CORRECT_1, CORRECT_2), mutate=_kernelspec),
+             answers=answers(CORRECT_1, CORRECT_2), mutate=_kernelspec),
         Case("duplicate_ids", "duplicates a test cell's id (answers right)", 3, tamper="appears more than once",
-             attack=False, answers=_ans(CORRECT_1, CORRECT_2), mutate=_duplicate),
+             attack=False, answers=answers(CORRECT_1, CORRECT_2), mutate=_duplicate),
         Case("edit_tests_right", "edits the test cells but answers right", 3, tamper="was edited", attack=False,
-             answers=_ans(CORRECT_1, CORRECT_2),
+             answers=answers(CORRECT_1, CORRECT_2),
              mutate=lambda nb: _set_source(nb, {"ex0_1_tests": "pass"})),
     ]
 
@@ -299,11 +299,11 @@ def faults() -> list[Case]:
     """Ex 0.1 answered right, then a fault in ex 0.2's answer cell: 1 point kept, the reason recorded."""
     return [
         Case("infinite_loop", "an infinite loop", 1, reason="time limit", attack=False,
-             answers=_ans(CORRECT_1, "while True:\n    pass\n")),
+             answers=answers(CORRECT_1, "while True:\n    pass\n")),
         Case("memory_hog", "allocates far more memory than allowed", 1, reason="MemoryError", attack=False,
-             answers=_ans(CORRECT_1, "x = bytearray(64 << 30)\n" + CORRECT_2)),
+             answers=answers(CORRECT_1, "x = bytearray(64 << 30)\n" + CORRECT_2)),
         Case("fork_storm", "a storm of processes", 1, reason="", attack=False,
-             answers=_ans(CORRECT_1, """import os, time
+             answers=answers(CORRECT_1, """import os, time
 end = time.time() + 8
 while time.time() < end:
     try:
@@ -315,29 +315,29 @@ while time.time() < end:
 raise RuntimeError("fork storm over")
 """)),
         Case("exit_after_one", "os._exit after a correct first exercise", 1, reason="kernel died", attack=False,
-             answers=_ans(CORRECT_1, "import os\nos._exit(3)\n")),
+             answers=answers(CORRECT_1, "import os\nos._exit(3)\n")),
         Case("segfault", "a segmentation fault", 1, reason="kernel died", attack=False,
-             answers=_ans(CORRECT_1, "import ctypes\nctypes.string_at(0)\n")),
+             answers=answers(CORRECT_1, "import ctypes\nctypes.string_at(0)\n")),
         Case("output_flood", "prints without end", 1, reason="output", attack=False,
-             answers=_ans(CORRECT_1, "while True:\n    print('x' * 100000)\n")),
+             answers=answers(CORRECT_1, "while True:\n    print('x' * 100000)\n")),
         Case("big_file", "writes a file larger than allowed", 1, reason="", attack=False,
-             answers=_ans(CORRECT_1, "open('big.bin', 'wb').write(b'0' * (512 << 20))\n" + CORRECT_2)),
+             answers=answers(CORRECT_1, "open('big.bin', 'wb').write(b'0' * (512 << 20))\n" + CORRECT_2)),
         Case("leak_hidden", "prints In, _ih, linecache and the hidden test's frame, plain and base64 (answers right)",
-             3, attack=False, answers=_ans(CORRECT_1, LEAK_2)),
+             3, attack=False, answers=answers(CORRECT_1, LEAK_2)),
         Case("leak_by_raising", "raises the hidden test's source from inside the tested function", 1,
-             attack=False, answers=_ans(CORRECT_1, LEAK_RAISE_2)),
+             attack=False, answers=answers(CORRECT_1, LEAK_RAISE_2)),
         Case("bad_outputs", "prints lone surrogates and NULs, displays huge ints, NaN and deep nesting (answers right)",
-             3, attack=False, answers=_ans(BAD_OUTPUTS_1, CORRECT_2)),
+             3, attack=False, answers=answers(BAD_OUTPUTS_1, CORRECT_2)),
         Case("active_content", "displays HTML with script, JavaScript, SVG and a widget (answers right)", 3,
-             attack=False, answers=_ans(XSS_1, CORRECT_2),
+             attack=False, answers=answers(XSS_1, CORRECT_2),
              mutate=lambda nb: _append(nb, "markdown", "<script>window.xss_payload_marker = 4</script>")),
         Case("list_grade_id", "a list as the grade_id of the first answer cell (answers right)", 2,
-             tamper="malformed", attack=False, answers=_ans(CORRECT_1, CORRECT_2), mutate=_list_grade_id),
+             tamper="malformed", attack=False, answers=answers(CORRECT_1, CORRECT_2), mutate=_list_grade_id),
         Case("output_volume", "many cells each printing up to the per-cell budget (answers right)", 3, attack=False,
-             answers=_ans(CORRECT_1, CORRECT_2),
+             answers=answers(CORRECT_1, CORRECT_2),
              mutate=lambda nb: _append(nb, "code", *["print('y' * (250 << 10))"] * 40)),
         Case("huge_message", "one message far larger than the output budget", 1, reason="output", attack=False,
-             answers=_ans(CORRECT_1, "import sys\nsys.stdout.write('z' * (64 << 20))\nsys.stdout.flush()\n" + CORRECT_2)),
+             answers=answers(CORRECT_1, "import sys\nsys.stdout.write('z' * (64 << 20))\nsys.stdout.flush()\n" + CORRECT_2)),
         Case("malformed", "a file that is not JSON", 0, reason="could not be read", attack=False,
              raw=b"{this is not a notebook"),
         Case("truncated", "a notebook cut in half", 0, reason="could not be read", attack=False, raw=None),
@@ -405,7 +405,7 @@ def _list_grade_id(nb):
 def after_cases() -> list[Case]:
     """Honest students graded after every hostile one: each keeps full marks."""
     return [Case(s, "honest, graded after the hostile submissions", 3, attack=False,
-                 answers=_ans(CORRECT_1, CORRECT_2)) for s in AFTER]
+                 answers=answers(CORRECT_1, CORRECT_2)) for s in AFTER]
 
 
 def _other_assignment(nb):

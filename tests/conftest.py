@@ -1,36 +1,18 @@
+"""Shared fixtures. The tests import their helpers (``support``, ``harness``, ``attacks``) from this folder."""
+
+import os
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import os
-import shutil
-import subprocess
+import pytest  # noqa: E402
 
-import pytest
+from support import ROOT, copy_course, run_tool, tool_env  # noqa: E402,F401 - the tests' shared seams
 
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def copy_course(dest: Path) -> Path:
-    """A private copy of the course directory, so tests never touch the repository's gradebook."""
-    for name in ("solutions", "notebooks", "examples"):
-        shutil.copytree(ROOT / name, dest / name, ignore=shutil.ignore_patterns("__pycache__", ".ipynb_checkpoints"))
-    shutil.copy(ROOT / "nbgrader_config.py", dest / "nbgrader_config.py")
-    return dest
-
-
-def tool_env() -> dict:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("AUTOGRADER_")}
-    env["PATH"] = os.pathsep.join([os.path.dirname(sys.executable), env.get("PATH", "")])
-    return env
-
-
-def run_tool(args, cwd, timeout=1800):
-    return subprocess.run(args, cwd=cwd, env=tool_env(), capture_output=True, text=True, timeout=timeout)
+os.environ.setdefault("OMP_NUM_THREADS", "1")  # parallel test workers: one thread per kernel
 
 
 @pytest.fixture
 def course_dir(tmp_path):
     return copy_course(tmp_path / "course")
-os.environ.setdefault("OMP_NUM_THREADS", "1")  # parallel test workers: one thread per kernel

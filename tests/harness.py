@@ -5,7 +5,7 @@ answer variants.  :class:`NotebookSession` pays that once per notebook: it runs
 the reference solution top to bottom in ``record`` mode, keeps each test
 cell's observations as the reference, then for every variant executes the
 variant's answer cell and the exercise's original test cell in the same
-kernel, and judges the outcome with the grader's own :func:`autograder.grading.verdict`.
+kernel, and judges the outcome with the grader's own :func:`autograder.scoring.verdict`.
 After each variant the reference answer cell is re-run so that the next
 variant starts from the reference state.
 """
@@ -21,8 +21,10 @@ from pathlib import Path
 
 import nbformat
 
-from autograder import course, grading
-from autograder.execute import KERNEL_ARGS, _env
+from autograder import course, release
+from autograder.execute import kernel_arguments, launch_env
+from autograder.scoring import cell_outcome, verdict
+from autograder.submission import copy_support_files
 
 ROOT = Path(__file__).resolve().parent.parent
 ANSWERS = ROOT / "tests" / "answers"
@@ -60,7 +62,7 @@ class NotebookSession:
         self.cell_timeout = cell_timeout
         self._tmp = tempfile.TemporaryDirectory(prefix=f"harness-{assignment}-")
         self.workdir = Path(self._tmp.name)
-        grading.copy_support_files(self.assignment.solution_dir, self.workdir)
+        copy_support_files(self.assignment.solution_dir, self.workdir)
         self._ctx = None
         self.client = None
 
@@ -70,9 +72,9 @@ class NotebookSession:
 
         self.nb = copy.deepcopy(self.solution)
         self.client = NotebookClient(self.nb, timeout=self.cell_timeout, kernel_name="python3",
-                                     allow_errors=True, extra_arguments=KERNEL_ARGS,
+                                     allow_errors=True, extra_arguments=kernel_arguments(ROOT),
                                      resources={"metadata": {"path": str(self.workdir)}})
-        env = _env({"AUTOGRADER_MODE": "record", "AUTOGRADER_SEED": str(SEED)})
+        env = launch_env({"AUTOGRADER_MODE": "record", "AUTOGRADER_SEED": str(SEED)})
         self._ctx = self.client.setup_kernel(env=env, cwd=str(self.workdir), stdout=subprocess.DEVNULL,
                                              stderr=subprocess.DEVNULL)
         self._ctx.__enter__()
@@ -105,24 +107,24 @@ class NotebookSession:
                 if o.get("output_type") == "error":
                     out.errors.append(f"cell {i} ({course.grade_id(cell) or 'code'}): {o.get('ename')}: {o.get('evalue')}")
         for ex in self.exercises:
-            entry = grading.cell_outcome(cells[ex.test_cell], ex.id)
-            if entry["error"] or not entry["payload"]:
-                out.errors.append(f"{ex.id}: reference test cell failed: {entry['error'] or 'no observations'}")
-            elif len(json.dumps(entry["payload"])) > MAX_PAYLOAD:
+            entry = cell_outcome(cells[ex.test_cell], ex.id)
+            if entry.error or not entry.payload:
+                out.errors.append(f"{ex.id}: reference test cell failed: {entry.error or 'no observations'}")
+            elif len(json.dumps(entry.payload)) > MAX_PAYLOAD:
                 out.errors.append(f"{ex.id}: hidden observations take more than {MAX_PAYLOAD >> 10} KiB; "
                                   "graded runs keep 1 MiB of output per cell: observe slices and summaries")
             else:
-                out.references[ex.id] = entry["payload"]
+                out.references[ex.id] = entry.payload
         self.references = out.references
         return out
 
     def _test_cell(self, ex: course.Exercise):
         return self.solution.cells[ex.test_cell]
 
-    def rerun_tests(self, ex: course.Exercise) -> dict:
+    def rerun_tests(self, ex: course.Exercise):
         tc = self._test_cell(ex)
         cell = self.run(tc.source, course.nbgrader_meta(tc))
-        return grading.cell_outcome(cell, ex.id)
+        return cell_outcome(cell, ex.id)
 
     def try_answer(self, ex: course.Exercise, source: str, hidden_only: bool = False,
                    visible_only: bool = False) -> Outcome:
@@ -131,15 +133,15 @@ class NotebookSession:
         try:
             self.run(source)
             if visible_only:
-                entry = grading.cell_outcome(self.run(course.strip_hidden(self._test_cell(ex).source)), ex.id)
-                return Outcome(entry["ran"] and not entry["error"], entry["error"] or "")
+                entry = cell_outcome(self.run(release.visible_source(self._test_cell(ex))), ex.id)
+                return Outcome(entry.ran and not entry.error, entry.error or "")
             if hidden_only:
                 src = self._test_cell(ex).source
                 block = src.split(course.HIDDEN_BEGIN, 1)[1].split(course.HIDDEN_END, 1)[0]
-                entry = grading.cell_outcome(self.run(block), ex.id)
+                entry = cell_outcome(self.run(block), ex.id)
             else:
                 entry = self.rerun_tests(ex)
-            ok, message, _ = grading.verdict(entry, self.references.get(ex.id))
+            ok, message, _ = verdict(entry, self.references.get(ex.id))
             return Outcome(ok, message)
         finally:
             self.restore(ex)
@@ -155,7 +157,7 @@ class NotebookSession:
     def payload_with_seed(self, ex: course.Exercise, seed: int) -> dict | None:
         self.run(f"import os as _os; _os.environ['AUTOGRADER_SEED'] = '{seed}'")
         try:
-            return self.rerun_tests(ex)["payload"]
+            return self.rerun_tests(ex).payload
         finally:
             self.run(f"_os.environ['AUTOGRADER_SEED'] = '{SEED}'")
 

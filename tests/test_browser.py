@@ -25,7 +25,7 @@ import nbformat
 import pytest
 
 from browser_helpers import CHROMIUM, chromium, lab_server, tool_env
-from conftest import ROOT, copy_course
+from support import ROOT, copy_course
 
 pytestmark = [
     pytest.mark.slow,

@@ -32,7 +32,7 @@ def test_progress_on_a_notebook_edited_in_place(course_dir):
     """Learners edit notebooks/ in place: a wrong answer there is FAIL, not TODO; the rest stay TODO."""
     import json
 
-    from conftest import run_tool
+    from support import run_tool
 
     path = course_dir / "notebooks" / "01_tensors" / "01_tensors.ipynb"
     nb = json.loads(path.read_text())

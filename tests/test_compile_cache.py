@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from autograder import grading
+from autograder import references
 
 
 def test_each_run_gets_a_private_copy_without_links(tmp_path):
@@ -12,21 +12,21 @@ def test_each_run_gets_a_private_copy_without_links(tmp_path):
     (store / "inductor" / "link").symlink_to("/etc/passwd")
     work = tmp_path / "work"
     work.mkdir()
-    (work / grading.COMPILE_CACHE).mkdir()
-    (work / grading.COMPILE_CACHE / "planted-by-the-submission").write_text("x")
-    grading.seed_compile_cache(work, store)
-    copy = work / grading.COMPILE_CACHE
+    (work / references.COMPILE_CACHE).mkdir()
+    (work / references.COMPILE_CACHE / "planted-by-the-submission").write_text("x")
+    references.seed_compile_cache(work, store)
+    copy = work / references.COMPILE_CACHE
     assert (copy / "inductor" / "ab" / "kernel.py").read_text() == "compiled"
     assert not (copy / "inductor" / "link").exists() and not (copy / "inductor" / "link").is_symlink()
     assert not (copy / "planted-by-the-submission").exists()
     (copy / "inductor" / "ab" / "kernel.py").write_text("poisoned")
     assert (store / "inductor" / "ab" / "kernel.py").read_text() == "compiled"
-    env = grading.compile_cache_env(work)
+    env = references.compile_cache_env(work)
     assert env["TORCHINDUCTOR_CACHE_DIR"].startswith(str(copy)) and env["TRITON_CACHE_DIR"].startswith(str(copy))
 
 
 def test_no_store_means_an_empty_cache(tmp_path):
-    grading.seed_compile_cache(tmp_path, None)
-    assert not (tmp_path / grading.COMPILE_CACHE).exists()
-    grading.seed_compile_cache(tmp_path, Path(tmp_path / "missing"))
-    assert not (tmp_path / grading.COMPILE_CACHE).exists()
+    references.seed_compile_cache(tmp_path, None)
+    assert not (tmp_path / references.COMPILE_CACHE).exists()
+    references.seed_compile_cache(tmp_path, Path(tmp_path / "missing"))
+    assert not (tmp_path / references.COMPILE_CACHE).exists()

@@ -14,7 +14,7 @@ import pytest
 
 import attacks
 from autograder import sandbox
-from conftest import tool_env
+from support import tool_env
 from test_security import fixture_course, results
 
 torch = pytest.importorskip("torch")
@@ -33,8 +33,8 @@ def test_same_verdict_on_gpu_and_cpu(tmp_path, use_sandbox):
     for label, visible in (("gpu", "0"), ("cpu", "")):
         course = fixture_course(tmp_path / label)
         release = course / "notebooks" / attacks.ASSIGNMENT / f"{attacks.ASSIGNMENT}.ipynb"
-        cases = [attacks.Case("honest", "right", 3, answers=attacks._ans(PROBE + attacks.CORRECT_1, attacks.CORRECT_2)),
-                 attacks.Case("wrong", "wrong", 0, answers=attacks._ans(PROBE + attacks.WRONG_1)),
+        cases = [attacks.Case("honest", "right", 3, answers=attacks.answers(PROBE + attacks.CORRECT_1, attacks.CORRECT_2)),
+                 attacks.Case("wrong", "wrong", 0, answers=attacks.answers(PROBE + attacks.WRONG_1)),
                  attacks.Case("empty", "untouched", 0)]
         attacks.build(cases, release, course / "submitted")
         env = tool_env()

@@ -47,7 +47,7 @@ def test_exercise_cells(path):
             f"{ex.id}: one hidden-test block"
         hidden = src.split(course.HIDDEN_BEGIN, 1)[1]
         assert re.search(r'@hidden_test\("%s"\)' % ex.id, hidden), f"{ex.id}: hidden block must use @hidden_test(\"{ex.id}\")"
-        visible = course.strip_hidden(src)
+        visible = release.visible_source(tests)
         assert "assert" in visible, f"{ex.id}: visible tests must assert something"
     for cell in nb.cells:
         if course.grade_id(cell) and not course.exercise_of(cell):

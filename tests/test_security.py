@@ -27,7 +27,7 @@ import pytest
 import attacks
 from autograder import sandbox
 from attacks import gradebook_scores
-from conftest import ROOT, run_tool, tool_env
+from support import ROOT, run_tool, tool_env
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("security"),
               pytest.mark.skipif(not sandbox.available(), reason="needs bubblewrap and root (make setup)")]
@@ -73,7 +73,7 @@ def batch(tmp_path_factory):
     course = fixture_course(tmp_path_factory.mktemp("sec") / "course")
     cases = attacks.attacks(course) + attacks.faults() + attacks.after_cases()
     honest = attacks.Case("honest", "answers both exercises right", 3, attack=False,
-                          answers=attacks._ans(attacks.CORRECT_1, attacks.CORRECT_2))
+                          answers=attacks.answers(attacks.CORRECT_1, attacks.CORRECT_2))
     empty = attacks.Case("empty", "submits the released notebook untouched", 0, attack=False)
     release = course / "notebooks" / attacks.ASSIGNMENT / f"{attacks.ASSIGNMENT}.ipynb"
     attacks.build([honest, empty, *cases], release, course / "submitted")
@@ -163,7 +163,7 @@ def test_kernel_that_never_starts(batch):
 def test_killed_run_resumes(tmp_path):
     course = fixture_course(tmp_path / "course")
     release = course / "notebooks" / attacks.ASSIGNMENT / f"{attacks.ASSIGNMENT}.ipynb"
-    cases = [attacks.Case(f"s{i}", "honest", 3, answers=attacks._ans(attacks.CORRECT_1, attacks.CORRECT_2))
+    cases = [attacks.Case(f"s{i}", "honest", 3, answers=attacks.answers(attacks.CORRECT_1, attacks.CORRECT_2))
              for i in range(4)]
     attacks.build(cases, release, course / "submitted")
     e = tool_env()
@@ -257,17 +257,14 @@ def test_output_volume_is_bounded_per_notebook(batch):
 
 
 def test_a_grader_error_is_kept_not_retried_forever(batch):
-    from autograder import gradebook, grading
+    from autograder.records import NotebookResult
+    from autograder.store import ResultStore
 
-    course = batch["course"]
-    job = gradebook.Job(str(course), attacks.ASSIGNMENT, attacks.ASSIGNMENT, "honest",
-                        str(course / "submitted" / "honest" / attacks.ASSIGNMENT / f"{attacks.ASSIGNMENT}.ipynb"),
-                        1, None, True, "some-key")
-    result = grading.NotebookResult("honest", attacks.ASSIGNMENT, attacks.ASSIGNMENT, error="grader error: x")
-    tmp = course.parent / "cache-check"
-    gradebook.save_result(tmp, job, result)
-    again = gradebook.load_result(tmp, job)
-    assert again is not None and again.error == "grader error: x"
+    store = ResultStore(batch["course"].parent / "cache-check")
+    store.put("some-key", NotebookResult("honest", attacks.ASSIGNMENT, attacks.ASSIGNMENT, error="grader error: x"))
+    again = store.get(attacks.ASSIGNMENT, "honest", attacks.ASSIGNMENT, key="some-key")
+    assert again is not None and again.grader_error and again.error == "grader error: x"
+    assert store.get(attacks.ASSIGNMENT, "honest", attacks.ASSIGNMENT, key="another-key") is None
 
 
 def test_a_reference_that_fails_in_the_sandbox_stops_grade_before_anything_is_recorded(tmp_path):
@@ -280,9 +277,29 @@ def test_a_reference_that_fails_in_the_sandbox_stops_grade_before_anything_is_re
     nb.cells.insert(1, nbformat.v4.new_code_cell("import os\nassert os.getuid() == 0, 'not where the grader is'"))
     nbformat.write(nb, str(sol))
     release = course / "notebooks" / attacks.ASSIGNMENT / f"{attacks.ASSIGNMENT}.ipynb"
-    attacks.build([attacks.Case("s1", "honest", 3, answers=attacks._ans(attacks.CORRECT_1, attacks.CORRECT_2))],
+    attacks.build([attacks.Case("s1", "honest", 3, answers=attacks.answers(attacks.CORRECT_1, attacks.CORRECT_2))],
                   release, course / "submitted")
     out = grade(course)
     assert out.returncode == 2, out.stdout[-2000:] + out.stderr[-2000:]
     assert "stopped before recording anything" in out.stderr and "not where the grader is" in out.stderr
     assert not results(course) and not (course / "autograded").exists()
+
+
+def test_nbgraders_own_feedback_and_export_are_the_safe_ones(batch):
+    """The formgrader's buttons run nbgrader's commands: configured with our feedback step and export
+    plugin, they show learners no hidden test and export the same columns."""
+    import csv
+    import html
+
+    course = batch["course"]
+    nbgrader = str(Path(sys.executable).parent / "nbgrader")
+    out = run_tool([nbgrader, "generate_feedback", attacks.ASSIGNMENT, "--student", "leak_hidden", "--force"], course)
+    assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-2000:]
+    page = html.unescape((course / "feedback" / "leak_hidden" / attacks.ASSIGNMENT / f"{attacks.ASSIGNMENT}.html").read_text())
+    assert attacks.LEAK_PROBE not in page and "BEGIN HIDDEN TESTS" not in page and "hidden_test(" not in page
+    assert "Score:" in page  # our summary table
+    out = run_tool([nbgrader, "export", "--to", "nbgrader-export.csv"], course)
+    assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-2000:]
+    rows = list(csv.DictReader(open(course / "nbgrader-export.csv")))
+    assert rows and "timestamp_source" in rows[0] and "notes" in rows[0]
+    assert {r["student"] for r in rows} >= {"honest", "leak_hidden"}

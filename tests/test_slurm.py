@@ -19,7 +19,7 @@ import pytest
 import attacks
 import slurm_cluster
 from autograder import sandbox
-from conftest import tool_env
+from support import tool_env
 from attacks import gradebook_scores
 from test_security import fixture_course, results
 
@@ -34,9 +34,9 @@ def test_grade_on_slurm(tmp_path):
     course = fixture_course(tmp_path / "course")
     release = course / "notebooks" / attacks.ASSIGNMENT / f"{attacks.ASSIGNMENT}.ipynb"
     # array order = task order: the two slow ones first, so that they run together
-    cases = [attacks.Case("a_timeout", "runs past the task's time limit", 0, answers=attacks._ans(LOOP)),
-             attacks.Case("b_cancelled", "its task is cancelled", 0, answers=attacks._ans(LOOP)),
-             attacks.Case("c_honest", "right", 3, answers=attacks._ans(attacks.CORRECT_1, attacks.CORRECT_2)),
+    cases = [attacks.Case("a_timeout", "runs past the task's time limit", 0, answers=attacks.answers(LOOP)),
+             attacks.Case("b_cancelled", "its task is cancelled", 0, answers=attacks.answers(LOOP)),
+             attacks.Case("c_honest", "right", 3, answers=attacks.answers(attacks.CORRECT_1, attacks.CORRECT_2)),
              attacks.Case("d_empty", "untouched", 0)]
     attacks.build(cases, release, course / "submitted")
     with slurm_cluster.cluster(tmp_path / "slurm") as env:

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from autograder import course
-from conftest import run_tool
+from support import run_tool
 from harness import ROOT
 
 ASSIGNMENTS = [a.name for a in course.assignments(ROOT)]

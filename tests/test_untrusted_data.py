@@ -124,18 +124,18 @@ def test_visible_failures_are_told_with_the_instructors_words():
     tb = ["\x1b[0;31mAssertionError\x1b[0m  Traceback", "Cell \x1b[0;32mIn[7], line 2\x1b[0m", "Cell In[3], line 9"]
     line = messages.traceback_line(tb)
     assert line == 2
-    entry = {"error_name": "AssertionError", "error_line": line, "error": f"AssertionError: f(1) gave {LEAK}"}
-    assert messages.visible_failure(entry, SOURCE) == "AssertionError: f(1) gave …: is the bias added? (section 2)"
-    assert messages.visible_failure({**entry, "error_line": 4}, SOURCE) == "AssertionError: must be positive"
-    assert "no message" in messages.visible_failure({**entry, "error_line": 6}, SOURCE)
-    assert messages.visible_failure({**entry, "error_line": 99}, SOURCE) == "AssertionError in the visible tests"
-    other = messages.visible_failure({"error_name": LEAK, "error_line": 1}, SOURCE)
+    a = "AssertionError"
+    assert messages.visible_failure(a, line, SOURCE) == "AssertionError: f(1) gave …: is the bias added? (section 2)"
+    assert messages.visible_failure(a, 4, SOURCE) == "AssertionError: must be positive"
+    assert "no message" in messages.visible_failure(a, 6, SOURCE)
+    assert messages.visible_failure(a, 99, SOURCE) == "AssertionError in the visible tests"
+    other = messages.visible_failure(LEAK, 1, SOURCE)
     assert "SECRET" not in other and "an exception" in other
     assert messages.exception_name("RuntimeError: boom") == "RuntimeError"
 
 
 def test_submission_times_say_where_they_come_from(tmp_path):
-    from autograder.gradebook import COLLECTED_AT, submission_time
+    from autograder.submission import COLLECTED_AT, submission_time
 
     (tmp_path / "nb.ipynb").write_text("{}")
     when, source = submission_time(tmp_path)

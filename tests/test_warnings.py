@@ -11,7 +11,7 @@ import pytest
 
 import attacks
 from attacks import gradebook_scores
-from conftest import run_tool
+from support import run_tool
 from test_security import fixture_course
 
 pytestmark = [pytest.mark.slow]
@@ -25,8 +25,8 @@ RAISES = "def add_one(x):\n    raise RuntimeError('a real failure')\n"
 def test_warning_is_not_a_failure(tmp_path, grader):
     course = fixture_course(tmp_path / "course")
     release = course / "notebooks" / attacks.ASSIGNMENT / f"{attacks.ASSIGNMENT}.ipynb"
-    attacks.build([attacks.Case("warns", "", 3, answers=attacks._ans(WARNS, attacks.CORRECT_2)),
-                   attacks.Case("raises", "", 2, answers=attacks._ans(RAISES, attacks.CORRECT_2))],
+    attacks.build([attacks.Case("warns", "", 3, answers=attacks.answers(WARNS, attacks.CORRECT_2)),
+                   attacks.Case("raises", "", 2, answers=attacks.answers(RAISES, attacks.CORRECT_2))],
                   release, course / "submitted")
     if grader == "stock":
         cmd = [sys.executable, "-m", "nbgrader", "autograde", attacks.ASSIGNMENT, "--force"]

@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 import time
 
 import nbformat
 import pytest
 
-from autograder import sandbox
+from autograder import sandbox, uids, zygote_client
 from autograder.execute import execute
 
 pytestmark = pytest.mark.skipif(not sandbox.available(), reason="the sandbox needs bubblewrap and root")
@@ -79,11 +78,11 @@ print(json.dumps({"tmp": sorted(n for n in os.listdir("/tmp") if n == "planted")
 
 
 def run(source: str) -> tuple[dict, float, bool]:
-    sb = sandbox.default_sandbox()
-    work = tempfile.mkdtemp(dir=sb.tmp_parent())
+    sb = sandbox.Sandbox()
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source)])
     start = time.monotonic()
-    res = execute(nb, work, sandbox=sb)
+    with sb.work_folder() as work:
+        res = execute(nb, work, sandbox=sb)
     assert res.error is None, res.error
     text = "".join(o.get("text", "") for o in res.nb.cells[0].outputs if o.get("output_type") == "stream")
     return json.loads(text.strip().splitlines()[-1]), time.monotonic() - start, sb.zygote
@@ -93,7 +92,7 @@ def test_a_kernel_cannot_reach_the_zygote_or_the_next_kernel(monkeypatch):
     monkeypatch.delenv("AUTOGRADER_ZYGOTE", raising=False)
     planted, _, forked = run(PLANT)
     assert forked, "the zygote was not used"
-    assert planted["uid"] >= sandbox.UID_BASE and planted["caps"] == "0000000000000000"
+    assert planted["uid"] >= uids.UID_BASE and planted["caps"] == "0000000000000000"
     assert planted["shmget"] >= 0  # it may make one, in an IPC namespace of its own
     # its PID namespace holds its own processes only: the zygote and its helpers are not there to
     # be signalled, traced or read (pids 1 and 2 are the kernel itself and one of its threads)
@@ -117,14 +116,14 @@ def test_a_zygote_that_will_not_start_falls_back_to_a_sandbox_per_kernel(monkeyp
 
     class Broken:
         def __init__(self, slot):
-            raise sandbox.SandboxUnavailable("broken on purpose")
+            raise uids.SandboxUnavailable("broken on purpose")
 
-    sandbox.shutdown_zygote()
-    monkeypatch.setattr(sandbox, "Zygote", Broken)
-    monkeypatch.setattr(sandbox, "_ZYGOTE_FAILED", 0)
+    zygote_client.shutdown_zygote()
+    monkeypatch.setattr(zygote_client, "Zygote", Broken)
     seen, _, _ = run(LOOK)
     assert seen["sleepers"] == [] and seen["tmp"] == []
-    assert sandbox._ZYGOTE_FAILED == os.getpid()  # and it does not try again for every kernel
+    assert zygote_client.zygote_gave_up()  # and it does not try again for every kernel
+    zygote_client.shutdown_zygote()
 
 
 SURVIVORS = r"""
@@ -159,7 +158,7 @@ def test_nothing_a_notebook_starts_outlives_it(monkeypatch):
     planted, _, forked = run(SURVIVORS)
     assert forked
     # the run has returned: every process of the notebook's user is gone already, not eventually
-    assert sandbox.user_processes(planted["uid"]) == [], "processes outlived their notebook"
+    assert uids.user_processes(planted["uid"]) == [], "processes outlived their notebook"
     seen, _, _ = run(LOOK)
     assert seen["sleepers"] == []
 
@@ -202,11 +201,11 @@ print(json.dumps(found))
 
 def _run_in_process(source: str, queue) -> None:
     os.environ.pop("AUTOGRADER_ZYGOTE", None)
-    sb = sandbox.default_sandbox()
-    work = tempfile.mkdtemp(dir=sb.tmp_parent())
-    queue.put(("work", work))
+    sb = sandbox.Sandbox()
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source)])
-    res = execute(nb, work, sandbox=sb)
+    with sb.work_folder() as work:
+        queue.put(("work", str(work)))
+        res = execute(nb, work, sandbox=sb)
     text = "".join(o.get("text", "") for o in res.nb.cells[0].outputs if o.get("output_type") == "stream")
     queue.put(("out", res.error, text))
 

@@ -1,0 +1,47 @@
+"""Each notebook's course data, loaded once and handed to whoever grades it.
+
+A grading run reads a notebook's solution, builds its pristine release and lists its
+exercises once, in the process that plans the run; workers (local or on Slurm) receive
+this value with each job instead of re-reading and rebuilding them per submission.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import nbformat
+
+from . import course, release
+from .submission import sha
+
+
+@dataclass
+class NotebookData:
+    assignment: course.Assignment
+    name: str
+    solution: nbformat.NotebookNode  # the instructor's notebook, hidden tests included
+    release: nbformat.NotebookNode  # what learners get, rebuilt from the solution (never read from notebooks/)
+    exercises: list[course.Exercise]
+    solution_sha: str
+
+    @classmethod
+    def load(cls, assignment: course.Assignment, name: str) -> "NotebookData":
+        raw = assignment.solution(name).read_bytes()
+        solution = nbformat.reads(raw.decode("utf-8"), as_version=4)
+        return cls(assignment, name, solution, release.pristine_release(solution, assignment.root),
+                   course.exercises(solution), sha(raw))
+
+    @property
+    def root(self) -> Path:
+        return Path(self.assignment.root)
+
+    @property
+    def support_dir(self) -> Path:
+        """The folder whose other files ship beside the notebook (helper modules, data)."""
+        return self.assignment.solution_dir
+
+    def visible_tests(self) -> dict[str, str]:
+        """Each exercise's test cell as learners have it (visible asserts only)."""
+        return {course.exercise_of(c): c.source for c in self.release.cells
+                if course.is_tests(c) and course.exercise_of(c)}

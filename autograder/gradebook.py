@@ -1,0 +1,116 @@
+"""The single writer of nbgrader's gradebook and of ``autograded/``.
+
+Workers never touch ``gradebook.db``: the ``grade`` command hands every finished job to this
+module, in one process, so the sqlite gradebook never sees two writers.  The autograded
+notebook is the instructor's: outputs kept (cleaned), observation payloads dropped, and the
+hidden tests' verdicts written into each test cell as nbgrader expects them.
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from pathlib import Path
+
+import nbformat
+
+from . import course, probe, release
+from .records import NotebookResult
+from .submission import submission_time
+
+HIDDEN_FAILURE = "HiddenTestFailure"
+
+
+def autograded_notebook(executed: nbformat.NotebookNode, result: NotebookResult) -> nbformat.NotebookNode:
+    """The notebook instructors see: outputs kept, observation payloads dropped, hidden verdicts as errors."""
+    by_ex = {e.id: e for e in result.exercises}
+    for cell in executed.cells:
+        if cell.cell_type != "code":
+            continue
+        cell.outputs = [o for o in cell.outputs if probe.MIME not in (o.get("data") or {})]
+        ex = course.exercise_of(cell)
+        if ex and course.is_tests(cell) and ex in by_ex:
+            r = by_ex[ex]
+            has_error = any(o.get("output_type") == "error" for o in cell.outputs)
+            if r.status != "passed" and not has_error:
+                cell.outputs.append(nbformat.v4.new_output(
+                    "error", ename=HIDDEN_FAILURE, evalue=r.message or r.status,
+                    traceback=[f"{HIDDEN_FAILURE}: {line}" for line in (r.message or r.status).splitlines()]))
+            if r.status == "passed":
+                # the grade is the judge's: an error or stderr left in a passed cell would confuse nbgrader
+                cell.outputs = [o for o in cell.outputs if o.get("output_type") != "error"]
+            for o in cell.outputs:
+                if o.get("output_type") == "stream" and o.get("name") == "stderr":
+                    o["name"] = "stdout"
+                if o.get("output_type") == "execute_result":
+                    o["output_type"] = "display_data"
+                    o.pop("execution_count", None)
+    return executed
+
+
+
+def missing_from_gradebook(root: Path, assignments: list[str], db_url: str) -> list[str]:
+    """The assignments whose notebooks nbgrader's gradebook does not know yet."""
+    from nbgrader.api import Gradebook, MissingEntry
+
+    missing = []
+    with Gradebook(db_url) as gb:
+        for name in assignments:
+            try:
+                known = {n.name for n in gb.find_assignment(name).notebooks}
+            except MissingEntry:
+                known = set()
+            if not set(course.Assignment(name, root).notebooks()) <= known:
+                missing.append(name)
+    return missing
+
+
+
+def ensure_in_gradebook(root: Path, names: list[str], db_url: str) -> None:
+    """Make sure nbgrader's gradebook knows the assignments and their cells (generate_assignment writes them)."""
+    release.register(missing_from_gradebook(root, list(names), db_url), root, db_url)
+
+
+def write_result(root: Path, db_url: str, job, result: NotebookResult, executed_json: str | None) -> None:
+    """Record one job's result: the autograded notebook, and its grades and comments in the gradebook."""
+    from nbgrader.api import Gradebook
+
+    warnings.filterwarnings("ignore", module="nbgrader")
+    warnings.filterwarnings("ignore", message=".*not in session.*")
+
+    dest = course.folder(root, "autograded", job.student, job.assignment)
+    dest.mkdir(parents=True, exist_ok=True)
+    if executed_json:
+        nb = autograded_notebook(nbformat.reads(executed_json, as_version=4), result)
+        tmp = dest / f".{job.notebook}.ipynb.tmp"
+        tmp.write_text(nbformat.writes(nb))
+        os.replace(tmp, dest / f"{job.notebook}.ipynb")
+    timestamp, _ = submission_time(Path(job.path).parent)
+    if timestamp:
+        (dest / "timestamp.txt").write_text(timestamp)
+    by_ex = {e.id: e for e in result.exercises}
+    with Gradebook(db_url) as gb:
+        gb.update_or_create_student(job.student)
+        try:
+            gb.update_or_create_submission(job.assignment, job.student, timestamp=timestamp)
+        except Exception:  # noqa: BLE001 - a timestamp nbgrader cannot parse: record without it
+            gb.db.rollback()
+            gb.update_or_create_submission(job.assignment, job.student)
+        for cell in job.data.solution.cells:
+            gid = course.grade_id(cell)
+            if not gid:
+                continue
+            ex = course.exercise_of(cell)
+            meta = course.nbgrader_meta(cell)
+            if meta.get("grade"):
+                grade = gb.find_grade(gid, job.notebook, job.assignment, job.student)
+                if ex in by_ex and course.is_tests(cell):
+                    grade.auto_score = by_ex[ex].score
+                    grade.needs_manual_grade = grade.manual_score is not None
+                else:
+                    grade.auto_score = None
+                    grade.needs_manual_grade = True
+            if meta.get("solution"):
+                comment = gb.find_comment(gid, job.notebook, job.assignment, job.student)
+                comment.auto_comment = "No response." if (ex in by_ex and by_ex[ex].status == "not attempted") else None
+        gb.db.commit()

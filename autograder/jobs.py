@@ -1,0 +1,125 @@
+"""A grading job, and what a worker does with one: the same code for the local pool and Slurm.
+
+A :class:`Job` carries everything a worker needs (the notebook's course data, loaded once by
+the planner; the reference observations; the submission's path and seed), so workers read
+nothing else of the course.  A worker never raises: whatever goes wrong becomes the job's
+recorded result, with its reason.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import nbformat
+
+from . import outputs, timing
+from .coursedata import NotebookData
+from .execute import Limits
+from .grading import grade_notebook
+from .records import ExerciseResult, NotebookResult, Reference
+from .references import compile_cache_store, run_reference
+from .submission import sha
+
+
+@dataclass
+class Job:
+    data: NotebookData
+    student: str
+    path: str  # the submitted notebook
+    seed: int
+    sandbox: bool
+    key: str  # what the result is valid for: the submission's and the solution's content
+    refs: Reference | None = None
+
+    @property
+    def assignment(self) -> str:
+        return self.data.assignment.name
+
+    @property
+    def notebook(self) -> str:
+        return self.data.name
+
+    @property
+    def root(self) -> Path:
+        return self.data.root
+
+
+@dataclass
+class JobOutput:
+    result: NotebookResult
+    executed: str | None = None  # the executed notebook as nbformat JSON (cleaned: it always serialises)
+    runner: dict = field(default_factory=dict)  # where it ran (a Slurm node, its GPU)
+
+    def to_dict(self) -> dict:
+        return {"result": self.result.to_dict(), "executed": self.executed, "runner": self.runner}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "JobOutput":
+        return cls(NotebookResult.from_dict(d["result"]), d.get("executed"), d.get("runner") or {})
+
+
+def job_key(data: NotebookData, path: Path) -> str:
+    sub = path.read_bytes() if path.is_file() and not path.is_symlink() else b"<missing>"
+    return sha(sub + b"|" + data.solution_sha.encode())[:32]
+
+
+def failed_result(job: Job, why: str) -> NotebookResult:
+    """A recorded zero for a notebook whose grading could not finish, with the reason."""
+    return NotebookResult(job.student, job.assignment, job.notebook, error=why, seed=job.seed,
+                          exercises=[ExerciseResult(e.id, e.title, e.points, 0.0, "failed", why)
+                                     for e in job.data.exercises])
+
+
+def failed_output(job: Job, why: str) -> JobOutput:
+    return JobOutput(failed_result(job, why))
+
+
+def reference_cache(root: Path) -> Path:
+    return Path(root) / ".autograder" / "reference"
+
+
+def make_sandbox(enabled: bool):
+    if not enabled:
+        return None
+    from .sandbox import Sandbox
+
+    return Sandbox()
+
+
+def run_job(job: Job) -> JobOutput:
+    """Grade one notebook (in a worker process, or a Slurm task)."""
+    try:
+        with timing.unit("job", student=job.student, assignment=job.assignment, notebook=job.notebook):
+            result, executed = grade_notebook(Path(job.path), job.data, student_id=job.student, seed=job.seed,
+                                              refs=job.refs, limits=Limits.from_env(),
+                                              sandbox=make_sandbox(job.sandbox),
+                                              compile_cache=compile_cache_store(reference_cache(job.root), job.data))
+    except Exception as exc:  # noqa: BLE001 - a grader fault must still leave a recorded result
+        return failed_output(job, f"grader error: {type(exc).__name__}: {str(exc)[:300]}")
+    try:
+        return JobOutput(result, nbformat.writes(executed) if executed is not None else None)
+    except Exception as exc:  # noqa: BLE001 - the outputs would not serialise: keep the verdicts
+        result.error = result.error or f"grader error: the executed notebook could not be kept ({type(exc).__name__})"
+        return JobOutput(result)
+
+
+def reference_job(data: NotebookData, seed: int, sandbox: bool) -> Reference:
+    """Run one notebook's reference solution (in a worker): its observations, or why there are none."""
+    where = f"{data.assignment.name}/{data.name}"
+    print(f"reference run: {where} (seed {seed})", flush=True)
+    start = time.monotonic()
+    try:
+        with timing.unit("reference", assignment=data.assignment.name, notebook=data.name):
+            ref = run_reference(data, seed, limits=Limits.from_env(), sandbox=make_sandbox(sandbox),
+                                cache_dir=reference_cache(data.root))
+    except Exception as exc:  # noqa: BLE001 - grade stops before recording anything
+        ref = Reference(failure=f"{type(exc).__name__}: {str(exc)[:600]}")
+    if ref.failure:
+        ref.failure = outputs.safe_text(ref.failure, 800)
+        print(f"reference run failed: {where}: {ref.failure}", file=sys.stderr, flush=True)
+    else:
+        print(f"reference ready: {where} in {time.monotonic() - start:.1f} s", flush=True)
+    return ref

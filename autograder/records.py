@@ -1,0 +1,95 @@
+"""The records grading passes around: typed values with one way in and out of JSON.
+
+A notebook's result travels from a worker (or a Slurm task) to the single writer and to
+the result store as plain JSON; everything else in the package holds these dataclasses.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field, fields
+
+
+@dataclass
+class ExerciseResult:
+    id: str
+    title: str
+    points: float
+    score: float
+    status: str  # passed | failed | not attempted
+    message: str = ""  # for the learner: trusted text only (autograder.messages)
+    hint: str = ""
+    detail: str = ""  # for the instructor: the raw errors the run printed (the learner's code wrote them)
+
+
+@dataclass
+class NotebookResult:
+    student: str
+    assignment: str
+    notebook: str
+    exercises: list[ExerciseResult] = field(default_factory=list)
+    tampering: list[str] = field(default_factory=list)
+    error: str | None = None
+    seed: int = 0
+    seconds: float = 0.0
+    submission_sha: str = ""
+    submitted_at: str | None = None
+    submitted_at_source: str = ""  # collector, the learner's timestamp.txt, or the file's time
+
+    @property
+    def score(self) -> float:
+        return sum(e.score for e in self.exercises)
+
+    @property
+    def max_score(self) -> float:
+        return sum(e.points for e in self.exercises)
+
+    @property
+    def grader_error(self) -> bool:
+        """Whether the grader, not the submission, is why this result is a zero."""
+        return (self.error or "").startswith("grader error")
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "NotebookResult":
+        known = {f.name for f in fields(cls)}
+        ex_known = {f.name for f in fields(ExerciseResult)}
+        d = {k: v for k, v in d.items() if k in known}
+        d["exercises"] = [ExerciseResult(**{k: v for k, v in e.items() if k in ex_known}) for e in d.get("exercises", [])]
+        return cls(**d)
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), indent=1, sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str) -> "NotebookResult":
+        return cls.from_dict(json.loads(text))
+
+
+@dataclass
+class CellOutcome:
+    """What one executed test cell produced."""
+
+    ran: bool = False
+    payload: dict | None = None  # the hidden tests' observations (the learner's kernel made them)
+    error: str | None = None  # the first error, as raised (raw: for the instructor)
+    error_name: str | None = None
+    error_line: int | None = None  # the cell's own line the traceback names
+    answer_error: str | None = None  # the first error of the exercise's answer cell
+
+
+@dataclass
+class Reference:
+    """A notebook's reference observations per exercise, or why the reference could not run."""
+
+    observations: dict[str, dict] | None = None
+    failure: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.failure is None and self.observations is not None
+
+    def of(self, exercise: str) -> dict | None:
+        return (self.observations or {}).get(exercise)

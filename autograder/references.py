@@ -1,0 +1,104 @@
+"""The reference solution's observations, computed once per notebook and seed, and the compile
+caches its run leaves for the graded runs of the same notebook.
+
+The reference runs where the submissions will (the sandbox): if it cannot, nothing may be
+graded (:class:`autograder.records.Reference` says why).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import shutil
+from pathlib import Path
+
+from .coursedata import NotebookData
+from .execute import Limits, execute, work_folder
+from .records import Reference
+from .scoring import collect
+from .submission import arm_hidden_tests, copy_support_files, sha
+
+COMPILE_CACHE = ".compile-cache"  # torch.compile's on-disk caches, inside a run's working folder
+
+
+def compile_cache_env(work: Path) -> dict[str, str]:
+    """Point Inductor's and Triton's caches into the run's own folder (the sandbox's /tmp is private)."""
+    base = Path(work) / COMPILE_CACHE
+    return {"TORCHINDUCTOR_CACHE_DIR": str(base / "inductor"), "TRITON_CACHE_DIR": str(base / "triton")}
+
+
+def compile_cache_store(cache_dir: Path, data: NotebookData) -> Path:
+    """Where the reference run's compiled kernels are kept, by solution content."""
+    return Path(cache_dir) / "compile" / data.assignment.name / f"{data.name}-{data.solution_sha[:16]}"
+
+
+def _copy_regular_files(src: Path, dest: Path) -> None:
+    """Copy a folder's regular files and folders; links (and anything else) are left out, never followed."""
+    def skip(folder, names):
+        return [n for n in names if os.path.islink(os.path.join(folder, n))
+                or not (os.path.isfile(os.path.join(folder, n)) or os.path.isdir(os.path.join(folder, n)))]
+
+    shutil.copytree(src, dest, ignore=skip)
+
+
+def seed_compile_cache(work: Path, store: Path | None) -> None:
+    """Give a run a private copy of the reference's compile cache, so that it does not recompile what
+    the notebook's own code compiles.  Each run gets its own copy: nothing it writes reaches another."""
+    dest = Path(work) / COMPILE_CACHE
+    if dest.is_symlink() or dest.is_file():
+        dest.unlink()
+    shutil.rmtree(dest, ignore_errors=True)
+    if store is not None and store.is_dir():
+        _copy_regular_files(store, dest)
+
+
+def run_reference(data: NotebookData, seed: int, limits: Limits | None = None, sandbox=None,
+                  cache_dir: Path | None = None) -> Reference:
+    """The reference solution's observations on ``seed``, per exercise (cached by content and seed), or
+    why it could not produce them: it must run every cell cleanly where the submissions will run.
+
+    Sandboxed and with ``cache_dir``, the compile caches the solution leaves behind are kept
+    too (:func:`compile_cache_store`), for the graded runs of the same notebook.
+    """
+    key = sha(f"{data.solution_sha}/{seed}")[:24]
+    cache = (cache_dir / f"{data.name}-{key}.json") if cache_dir else None
+    if cache and cache.is_file():
+        return Reference(observations=json.loads(cache.read_text()))
+    store = compile_cache_store(cache_dir, data) if cache_dir and sandbox is not None else None
+    with work_folder(sandbox, "reference-") as tmp:
+        copy_support_files(data.support_dir, tmp)
+        seed_compile_cache(tmp, store)
+        # unsandboxed, torch's own cache under /tmp is shared and warm already
+        cc = compile_cache_env(tmp) if sandbox is not None else {}
+        res = execute(arm_hidden_tests(copy.deepcopy(data.solution), seed), tmp,
+                      env={"AUTOGRADER_MODE": "record", **cc}, limits=limits, sandbox=sandbox)
+        made = tmp / COMPILE_CACHE
+        if store is not None and not res.error and made.is_dir() and any(made.rglob("*")):
+            staging = store.with_name(f"{store.name}.{os.getpid()}.tmp")
+            shutil.rmtree(staging, ignore_errors=True)
+            _copy_regular_files(made, staging)
+            shutil.rmtree(store, ignore_errors=True)
+            os.replace(staging, store)
+    where = f"reference solution {data.assignment.name}/{data.name}"
+    if res.error:
+        return Reference(failure=f"{where} did not run to the end: {res.error}")
+    for i, cell in enumerate(res.nb.cells):
+        failed = next((o for o in cell.get("outputs", []) if o.get("output_type") == "error"), None)
+        if failed is not None:
+            return Reference(failure=f"{where}, cell {i}, raised {failed.get('ename')}: "
+                                     f"{str(failed.get('evalue'))[:300]}")
+    got = collect(res.nb, data.exercises)
+    observations = {}
+    for ex in data.exercises:
+        entry = got[ex.id]
+        if entry.error or not entry.payload or entry.payload.get("error"):
+            why = entry.error or (entry.payload or {}).get("error") or "no observations"
+            return Reference(failure=f"{where} failed its own test {ex.id}: {why}")
+        observations[ex.id] = entry.payload
+    if cache:
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        tmpf = cache.with_suffix(".tmp")
+        tmpf.write_text(json.dumps(observations))
+        os.replace(tmpf, cache)
+    return Reference(observations=observations)

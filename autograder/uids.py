@@ -1,0 +1,106 @@
+"""Sandbox user ids: a fresh one for every notebook, never one that still owns a process.
+
+Ids are handed out in turn from a counter shared by every grading process of the machine
+(flock on files under the lock folder), so an id comes back only after the others.  After a
+run, every process of its id is killed until none is left; an id that cannot be cleared is
+retired for the rest of the run.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import secrets
+import signal
+import tempfile
+import time
+from pathlib import Path
+
+
+class SandboxUnavailable(RuntimeError):
+    pass
+
+
+UID_BASE = 61000
+
+UID_COUNT = 4096
+
+LOCK_DIR = Path(tempfile.gettempdir()) / "autograder-uids"
+
+
+
+def user_processes(uid: int) -> list[int]:
+    """The host pids of the processes running as ``uid``."""
+    found = []
+    for p in Path("/proc").iterdir():
+        if p.name.isdigit():
+            try:
+                if p.stat().st_uid == uid:
+                    found.append(int(p.name))
+            except OSError:
+                pass
+    return found
+
+
+
+def kill_user(uid: int, timeout: float = 10.0) -> bool:
+    """SIGKILL every process running as ``uid`` until none is left; whether none is.
+
+    A backstop: the PID namespace of each kernel already takes its processes down with it.
+    One pass over ``/proc`` would miss what was forked after the listing, so it repeats
+    until a pass finds nothing (a process that re-forks cannot outrun it for long: each
+    pass kills every process it lists, and ``RLIMIT_NPROC`` bounds how many there are)."""
+    end = time.monotonic() + timeout
+    while True:
+        pids = user_processes(uid)
+        if not pids:
+            return True
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        if time.monotonic() > end:
+            return not user_processes(uid)
+        time.sleep(0.01)
+
+
+
+RETIRED: list = []  # locks of user ids whose processes would not die: never handed out again here
+
+
+
+_UID_COUNTER = "next"
+
+
+
+def claim_uid() -> tuple[int, object]:
+    """A sandbox user id for one notebook, and the lock that holds it.
+
+    Ids are handed out in turn from a counter shared by every grading process of the machine
+    (so an id comes back only after the other ``UID_COUNT - 1``), skipping any id that another
+    process holds or that still owns a process."""
+    LOCK_DIR.mkdir(mode=0o700, exist_ok=True)
+    with open(LOCK_DIR / _UID_COUNTER, "a+") as counter:
+        fcntl.flock(counter, fcntl.LOCK_EX)
+        counter.seek(0)
+        text = counter.read().strip()
+        start = int(text) if text.isdigit() else secrets.randbelow(UID_COUNT)
+        for k in range(UID_COUNT):
+            uid = UID_BASE + (start + k) % UID_COUNT
+            f = open(LOCK_DIR / str(uid), "w")
+            try:
+                fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                f.close()
+                continue
+            if user_processes(uid):
+                f.close()
+                continue
+            counter.seek(0)
+            counter.truncate()
+            counter.write(str((start + k + 1) % UID_COUNT))
+            counter.flush()
+            return uid, f
+    raise SandboxUnavailable("no free sandbox user id")
+
