@@ -22,12 +22,19 @@ def check(path: Path, hidden: bool = False, seed: int | None = None, limits: Lim
     data = NotebookData.load(assignment, name)
     seed = probe.DEFAULT_SEED if seed is None else seed
     refs = None
-    if hidden:
+    if hidden and data.has_hidden_tests:
         refs = run_reference(data, seed, limits=limits, cache_dir=(root / ".cache" / "reference") if cache else None)
         if not refs.ok:
             raise RuntimeError(refs.failure)
     result, _ = grade_notebook(path, data, student_id="me", seed=seed, refs=refs, limits=limits)
     return result
+
+
+def hidden_available(path: Path) -> bool:
+    """Whether this copy of the course holds the hidden tests of ``path`` (a student pack does not)."""
+    root = course.find_root(path.parent)
+    assignment, name = course.assignment_of_notebook(path, root)
+    return NotebookData.load(assignment, name).has_hidden_tests
 
 
 def report(result: NotebookResult, hidden: bool) -> str:
@@ -46,7 +53,8 @@ def report(result: NotebookResult, hidden: bool) -> str:
     lines.append(f"  {counts['passed']} passed, {counts['failed']} failed, {counts['not attempted']} not attempted"
                  f"  —  score {result.score:g}/{result.max_score:g}")
     if not hidden:
-        lines.append("  (hidden tests not run; add --hidden to run them without seeing them)")
+        lines.append("  Hidden tests not run: your instructor runs them when grading (in the course repository,\n"
+                     "  add --hidden to run them without seeing them).")
     return "\n".join(lines)
 
 

@@ -37,8 +37,13 @@ def _cmd_check(args) -> int:
     if not path.is_file():
         print(f"no such notebook: {path}", file=sys.stderr)
         return 2
-    result = check.check(path, hidden=args.hidden, seed=args.seed)
-    print(check.report(result, args.hidden))
+    hidden = args.hidden
+    if hidden and not check.hidden_available(path):
+        print("This copy of the course holds no hidden tests: your instructor runs them when grading. "
+              "Running the visible tests.")
+        hidden = False
+    result = check.check(path, hidden=hidden, seed=args.seed)
+    print(check.report(result, hidden))
     return check.exit_code(result)
 
 
@@ -60,6 +65,18 @@ def _cmd_feedback(args) -> int:
     return feedback.feedback_command(args)
 
 
+def _cmd_handout(args) -> int:
+    from . import handout
+
+    return handout.handout_command(args)
+
+
+def _cmd_collect(args) -> int:
+    from . import collect
+
+    return collect.collect_command(args)
+
+
 def _cmd_export(args) -> int:
     from . import export
 
@@ -74,6 +91,25 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Regenerate the learner notebooks in notebooks/ from solutions/.")
     s.add_argument("assignments", nargs="*", help="assignment names (default: all)")
     s.set_defaults(func=_cmd_release)
+
+    s = sub.add_parser("handout", help="write the student pack: released notebooks, the checker, a README",
+                       description="Write a student pack (a folder, or a .zip when --to ends in .zip): the "
+                                   "released notebooks and their support files, the learner side of the "
+                                   "autograder, install files and a README. It holds no solution and no hidden "
+                                   "test: the pack is scanned for every line of them before it is kept.")
+    s.add_argument("assignments", nargs="*", help="assignment names (default: all)")
+    s.add_argument("--to", required=True, help="a folder (new or empty) or a .zip file")
+    s.set_defaults(func=_cmd_handout)
+
+    s = sub.add_parser("collect", help="fill submitted/ from an LMS bulk download (Canvas, Moodle, Blackboard)",
+                       description="Collect the notebooks of an LMS bulk download (.zip) into submitted/STUDENT/"
+                                   "ASSIGNMENT/ with nbgrader's zip_collect. Files it cannot place (not a notebook, "
+                                   "an unknown name or id, another notebook's name, an older duplicate) are kept "
+                                   "aside in downloaded/ASSIGNMENT/kept-aside/ and listed.")
+    s.add_argument("download", help="the LMS's bulk download of the submissions (.zip)")
+    s.add_argument("--assignment", required=True, help="the assignment the download is for")
+    s.add_argument("--roster", default=None, help="CSV with columns lms_id,student_id (default: LMS ids as student ids)")
+    s.set_defaults(func=_cmd_collect)
 
     s = sub.add_parser("fmt", help="strip outputs and normalize committed notebooks",
                        description="Strip outputs, execution counts and editor metadata so notebooks diff cleanly.")

@@ -24,13 +24,14 @@ HIDDEN_END = "### END HIDDEN TESTS"
 
 
 def find_root(start: str | os.PathLike | None = None) -> Path:
-    """The course root: ``$AUTOGRADER_COURSE_ROOT`` or the nearest parent with ``nbgrader_config.py`` and ``solutions/``."""
+    """The course root: ``$AUTOGRADER_COURSE_ROOT`` or the nearest parent with ``nbgrader_config.py`` and
+    its source folder (``solutions/`` in the course, ``.release/`` in a student pack)."""
     env = os.environ.get("AUTOGRADER_COURSE_ROOT")
     if env:
         return Path(env).resolve()
     here = Path(start or os.getcwd()).resolve()
     for p in [here, *here.parents]:
-        if (p / "nbgrader_config.py").is_file() and (p / "solutions").is_dir():
+        if (p / "nbgrader_config.py").is_file() and ((p / "solutions").is_dir() or folder(p, "source").is_dir()):
             return p
     # the package lives inside the course repository
     pkg_root = Path(__file__).resolve().parent.parent

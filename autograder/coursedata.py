@@ -7,12 +7,13 @@ this value with each job instead of re-reading and rebuilding them per submissio
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 from pathlib import Path
 
 import nbformat
 
-from . import course, release
+from . import course, nbfmt, release
 from .submission import sha
 
 
@@ -27,10 +28,19 @@ class NotebookData:
 
     @classmethod
     def load(cls, assignment: course.Assignment, name: str) -> "NotebookData":
+        """Read a notebook's source once.  In a student pack the source is itself a release (no
+        solution region, no hidden test): it is then its own pristine release."""
         raw = assignment.solution(name).read_bytes()
         solution = nbformat.reads(raw.decode("utf-8"), as_version=4)
-        return cls(assignment, name, solution, release.pristine_release(solution, assignment.root),
-                   course.exercises(solution), sha(raw))
+        if any("BEGIN SOLUTION" in c.source or course.HIDDEN_BEGIN in c.source for c in solution.cells):
+            learner = release.pristine_release(solution, assignment.root)
+        else:
+            learner = nbfmt.normalize(nbformat.from_dict(copy.deepcopy(solution)))
+        return cls(assignment, name, solution, learner, course.exercises(solution), sha(raw))
+
+    @property
+    def has_hidden_tests(self) -> bool:
+        return any(course.HIDDEN_BEGIN in c.source for c in self.solution.cells)
 
     @property
     def root(self) -> Path:

@@ -1,0 +1,179 @@
+"""``autograder handout``: the student pack, everything a learner needs and nothing a grader hides.
+
+A pack holds the released notebooks with their support files, a pristine copy of each under
+``.release/`` (what ``check`` compares an edited notebook with), the ``autograder`` package
+(the learner side: ``check``, ``progress``, the kernel set-up; it holds no course content),
+the install files, an ``nbgrader_config.py`` whose source folder is ``.release`` and a short
+README.  It holds no ``solutions/``, no hidden test, no solution region and no reference
+data: every notebook in it is nbgrader's own release (``generate_assignment``), and
+:func:`leaks` scans a pack for any line of a solution region or hidden-test block.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+import zipfile
+from pathlib import Path
+
+from . import course, release
+
+PRISTINE = ".release"
+
+CONFIG = '''"""A student pack of the course: notebooks/ is yours to edit; .release/ keeps the notebooks as handed out."""
+import os
+
+c = get_config()  # noqa: F821 - provided by nbgrader
+
+c.CourseDirectory.root = os.path.dirname(os.path.abspath(__file__))
+c.CourseDirectory.course_id = "pytorch-course"
+c.CourseDirectory.source_directory = ".release"
+c.CourseDirectory.release_directory = "notebooks"
+c.CourseDirectory.ignore = [".ipynb_checkpoints", "*.pyc", "__pycache__", "feedback", ".cache"]
+c.Execute.timeout = 300
+c.Execute.extra_arguments = [
+    "--HistoryManager.hist_file=:memory:",
+    "--IPKernelApp.exec_lines=import autograder.kernelinit",
+]
+'''
+
+README = """# PyTorch course: your notebooks
+
+{listing}
+
+## Set up (once)
+
+```bash
+python3 -m venv .venv
+.venv/bin/pip install -e .          # torch, JupyterLab, nbgrader and the course's checker
+```
+
+(With conda: `conda env create -f environment.yml`, then `conda activate pytorch-course`.)
+
+## Work
+
+```bash
+.venv/bin/jupyter lab notebooks/
+```
+
+Each exercise has an answer cell (replace the `raise NotImplementedError`) and a locked test
+cell below it: run it to check your answer. The **Validate** button runs the whole notebook the
+way the grader does.
+
+## Check before you hand in
+
+```bash
+.venv/bin/python -m autograder check notebooks/01_tensors/01_tensors.ipynb
+.venv/bin/python -m autograder progress          # every notebook at once
+```
+
+These run the **visible** tests. The hidden tests, which decide the grade, are run by your
+instructor; they check the same concepts on other inputs, so a correct answer passes both.
+
+## Hand in
+
+Hand in the notebook file itself (`notebooks/NN_topic/NN_topic.ipynb`), as your course says:
+through JupyterLab's *Assignment List* (nbgrader's *Submit*) or by uploading the file to your
+course's site. Do not rename it.
+"""
+
+
+def write_pack(names: list[str] | None, to: Path, root: Path | None = None) -> Path:
+    """Write the student pack for ``names`` (all assignments by default) to the folder or ``.zip`` ``to``."""
+    root = root or course.find_root()
+    names = names or [a.name for a in course.assignments(root)]
+    to = Path(to)
+    if to.suffix == ".zip":
+        with tempfile.TemporaryDirectory() as tmp:
+            folder = _fill(Path(tmp) / "pack", names, root)
+            to.parent.mkdir(parents=True, exist_ok=True)
+            with zipfile.ZipFile(to, "w", zipfile.ZIP_DEFLATED) as z:
+                for p in sorted(folder.rglob("*")):
+                    if p.is_file():
+                        z.write(p, Path(to.stem) / p.relative_to(folder))
+        return to
+    if to.exists() and any(to.iterdir()):
+        raise FileExistsError(f"{to} exists and is not empty")
+    return _fill(to, names, root)
+
+
+def _fill(dest: Path, names: list[str], root: Path) -> Path:
+    dest.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        # nbgrader's own generate_assignment, fresh from solutions/: never a copy a learner may have edited
+        release.generate(names, root, Path(tmp), db_url=f"sqlite:///{Path(tmp) / 'gradebook.db'}")
+        for name in names:
+            src = Path(tmp) / name
+            shutil.copytree(src, dest / "notebooks" / name, ignore=shutil.ignore_patterns("__pycache__"))
+            shutil.copytree(src, dest / PRISTINE / name, ignore=shutil.ignore_patterns("__pycache__"))
+    pkg = Path(__file__).resolve().parent
+    shutil.copytree(pkg, dest / "autograder", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    for f in ("pyproject.toml", "environment.yml"):
+        if (root / f).is_file():
+            shutil.copy(root / f, dest / f)
+    (dest / "nbgrader_config.py").write_text(CONFIG)
+    listing = "\n".join(f"- `notebooks/{n}/`" for n in names)
+    (dest / "README.md").write_text(README.format(listing=listing))
+    return dest
+
+
+def secret_lines(root: Path) -> set[str]:
+    """Every non-trivial line of the course's solution regions and hidden-test blocks that a learner
+    could not read elsewhere: lines that the released notebooks, their support files or the
+    ``autograder`` package also hold (an ``optimizer.step()`` the prose shows too) are left out."""
+    found: set[str] = set()
+    public: list[str] = []
+    for a in course.assignments(root):
+        for name in a.notebooks():
+            solution = course.read(a.solution(name))
+            public += [cell.source for cell in release.pristine_release(solution, root).cells]
+            for cell in solution.cells:
+                inside = False
+                for line in cell.source.splitlines():
+                    text = line.strip()
+                    if "BEGIN SOLUTION" in text or course.HIDDEN_BEGIN in text:
+                        inside = True
+                        continue
+                    if "END SOLUTION" in text or course.HIDDEN_END in text:
+                        inside = False
+                        continue
+                    if inside and len(text) >= 12 and not text.startswith("#"):
+                        found.add(text)
+        public += [f.read_text(errors="replace") for f in a.solution_dir.rglob("*.py")]
+    public += [f.read_text(errors="replace") for f in Path(__file__).resolve().parent.glob("*.py")]
+    text = "\n".join(public)
+    return {line for line in found if line not in text}
+
+
+def leaks(pack: Path, root: Path) -> list[str]:
+    """The files of a pack (a folder or a .zip) holding a line of a solution region or hidden-test block."""
+    secrets = secret_lines(root)
+    texts: dict[str, str] = {}
+    pack = Path(pack)
+    if pack.suffix == ".zip":
+        with zipfile.ZipFile(pack) as z:
+            for info in z.infolist():
+                texts[info.filename] = z.read(info).decode("utf-8", "replace")
+    else:
+        for p in pack.rglob("*"):
+            if p.is_file():
+                texts[str(p.relative_to(pack))] = p.read_text(errors="replace")
+    found = []
+    for name, text in texts.items():
+        hit = next((line for line in secrets if line in text), None)
+        if hit is not None:
+            found.append(f"{name}: {hit[:80]}")
+    return found
+
+
+def handout_command(args) -> int:
+    to = write_pack(args.assignments or None, Path(args.to))
+    problems = leaks(to, course.find_root())
+    if problems:
+        if to.is_dir():
+            shutil.rmtree(to)
+        else:
+            to.unlink()
+        raise SystemExit("the pack holds solution or hidden-test lines (not handed out):\n" + "\n".join(problems))
+    print(f"wrote the student pack {to}")
+    return 0

@@ -1,0 +1,76 @@
+"""The student pack: everything a learner needs, no line of a solution or a hidden test, and a
+``check`` that works inside it on its own."""
+
+from __future__ import annotations
+
+import json
+import sys
+import zipfile
+
+import pytest
+
+from autograder import course, handout
+from support import ROOT, run_tool
+
+
+@pytest.fixture(scope="module")
+def pack(tmp_path_factory):
+    dest = tmp_path_factory.mktemp("handout") / "pack"
+    out = run_tool([sys.executable, "-m", "autograder", "handout", "--to", str(dest)], ROOT)
+    assert out.returncode == 0, out.stdout + out.stderr
+    return dest
+
+
+def test_the_pack_holds_what_a_learner_needs(pack):
+    names = [a.name for a in course.assignments(ROOT)]
+    for name in names:
+        for nb in course.Assignment(name, ROOT).notebooks():
+            assert (pack / "notebooks" / name / f"{nb}.ipynb").is_file()
+            assert (pack / handout.PRISTINE / name / f"{nb}.ipynb").is_file()
+    assert (pack / "notebooks" / "07_distributed" / "distlab.py").is_file()  # support files
+    for f in ("README.md", "pyproject.toml", "environment.yml", "nbgrader_config.py", "autograder/check.py",
+              "autograder/kernelinit.py", "autograder/probe.py"):
+        assert (pack / f).is_file(), f
+    assert "autograder check" in (pack / "README.md").read_text()
+    assert not (pack / "solutions").exists() and not list(pack.rglob("gradebook.db"))
+
+
+def test_no_line_of_a_solution_or_hidden_test_is_in_the_pack(pack):
+    secrets = handout.secret_lines(ROOT)
+    assert len(secrets) > 500  # the scan has something to look for
+    assert handout.leaks(pack, ROOT) == []
+    for p in (pack / "notebooks").rglob("*.ipynb"):
+        text = p.read_text()
+        assert "BEGIN SOLUTION" not in text and "BEGIN HIDDEN TESTS" not in text and "hidden_test" not in text
+    # and the scan does find a leak when there is one
+    sol = course.read(course.Assignment("01_tensors", ROOT).solution("01_tensors"))
+    planted = pack.parent / "planted"
+    planted.mkdir()
+    (planted / "copy.ipynb").write_text(json.dumps(sol))
+    assert handout.leaks(planted, ROOT)
+
+
+def test_a_zip_pack(tmp_path):
+    out = run_tool([sys.executable, "-m", "autograder", "handout", "01_tensors", "--to", str(tmp_path / "pack.zip")], ROOT)
+    assert out.returncode == 0, out.stdout + out.stderr
+    with zipfile.ZipFile(tmp_path / "pack.zip") as z:
+        names = z.namelist()
+    assert "pack/notebooks/01_tensors/01_tensors.ipynb" in names and "pack/README.md" in names
+    assert not any("02_autograd" in n for n in names)
+    assert handout.leaks(tmp_path / "pack.zip", ROOT) == []
+
+
+@pytest.mark.slow
+def test_check_inside_the_pack_runs_the_visible_tests(pack):
+    nb_path = pack / "notebooks" / "01_tensors" / "01_tensors.ipynb"
+    nb = json.loads(nb_path.read_text())
+    answer = (ROOT / "tests" / "answers" / "01_tensors" / "ex1_1" / "correct_cdist.py").read_text()
+    for cell in nb["cells"]:
+        if cell.get("metadata", {}).get("nbgrader", {}).get("grade_id") == "ex1_1_solution":
+            cell["source"] = answer
+    nb_path.write_text(json.dumps(nb))
+    out = run_tool([sys.executable, "-m", "autograder", "check", str(nb_path), "--hidden"], pack)
+    assert out.returncode == 3, out.stdout + out.stderr  # nothing failed, the rest not attempted
+    assert "holds no hidden tests: your instructor runs them" in out.stdout
+    line = next(l for l in out.stdout.splitlines() if "Exercise 1.1" in l)
+    assert "[PASS]" in line, out.stdout
