@@ -37,4 +37,14 @@ from nbconvert.preprocessors import CSSHTMLHeaderPreprocessor  # noqa: E402
 from nbgrader.preprocessors import GetGrades  # noqa: E402
 
 c.GenerateFeedback.preprocessors = [GetGrades, LearnerFeedback, CSSHTMLHeaderPreprocessor]
+
+# Due dates (UTC) and the late policy, applied by `autograder grade` and by nbgrader's own autograde:
+# e.g. c.LatePolicy.due_dates = {"01_tensors": "2026-12-07 23:59:00 UTC"}; with
+# percent_per_day = 10 and max_days = 5, a notebook 2 days late keeps 80% of its score, 6 days late 0.
+from autograder.late import LatePolicy  # noqa: E402
+
+c.LatePolicy.due_dates = {}
+c.LatePolicy.percent_per_day = 10.0
+c.LatePolicy.max_days = 5.0
+c.AssignLatePenalties.plugin_class = LatePolicy
 c.ExportApp.plugin_class = GradesExport

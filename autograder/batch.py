@@ -18,7 +18,7 @@ import threading
 import time
 from pathlib import Path
 
-from . import course, outputs, timing
+from . import course, late, outputs, timing
 from .coursedata import NotebookData
 from .gradebook import ensure_in_gradebook, write_result
 from .jobs import Job, JobOutput, failed_result, job_key
@@ -112,6 +112,8 @@ def grade_command(args) -> int:
         nonlocal failed
         result = output.result
         result.submitted_at, result.submitted_at_source = submission_time(Path(job.path).parent)
+        result.seconds_late = late.lateness(root, job.assignment, result.submitted_at)
+        result.late_penalty = late.penalty(root, job.student, result.score, result.seconds_late)
         try:
             with timing.unit("write", student=job.student, notebook=job.notebook), timing.phase("gradebook write"):
                 write_result(root, db_url, job, result, output.executed)

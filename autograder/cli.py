@@ -77,6 +77,12 @@ def _cmd_collect(args) -> int:
     return collect.collect_command(args)
 
 
+def _cmd_report(args) -> int:
+    from . import report
+
+    return report.report_command(args)
+
+
 def _cmd_export(args) -> int:
     from . import export
 
@@ -173,9 +179,21 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--student", action="append", default=None)
     s.set_defaults(func=_cmd_feedback)
 
+    s = sub.add_parser("report", help="one HTML page per assignment: scores, pass rates, what the class missed",
+                       description="Write reports/ASSIGNMENT.html: a histogram of the scores, the pass rate of "
+                                   "every exercise, and every failed check with how many students failed it and "
+                                   "the concept it names.")
+    s.add_argument("assignments", nargs="*")
+    s.add_argument("--to", default="reports", help="output folder (default: reports/)")
+    s.set_defaults(func=_cmd_report)
+
     s = sub.add_parser("export", help="write a CSV of grades from the gradebook",
                        description="Write one row per student and assignment with score and max score.")
     s.add_argument("--to", default="grades.csv", help="output CSV path (default: grades.csv)")
+    s.add_argument("--format", choices=["rows", "canvas"], default="rows",
+                   help="rows: one per student and assignment, with lateness and notes; canvas: Canvas's "
+                        "gradebook import (one row per student, final scores)")
+    s.add_argument("--roster", default=None, help="CSV with columns lms_id,student_id (Canvas IDs for --format canvas)")
     s.set_defaults(func=_cmd_export)
     return p
 

@@ -9,12 +9,13 @@ hidden tests' verdicts written into each test cell as nbgrader expects them.
 from __future__ import annotations
 
 import os
+import shutil
 import warnings
 from pathlib import Path
 
 import nbformat
 
-from . import course, probe, release
+from . import course, late, probe, release
 from .records import NotebookResult
 from .submission import submission_time
 
@@ -88,8 +89,15 @@ def write_result(root: Path, db_url: str, job, result: NotebookResult, executed_
     timestamp, _ = submission_time(Path(job.path).parent)
     if timestamp:
         (dest / "timestamp.txt").write_text(timestamp)
+    # nbgrader's exchange names a learner's feedback by the secret their submit left beside the notebook
+    secret = Path(job.path).parent / "submission_secret.txt"
+    if secret.is_file() and not secret.is_symlink() and secret.stat().st_size < 1024:
+        shutil.copyfile(secret, dest / "submission_secret.txt")
     by_ex = {e.id: e for e in result.exercises}
     with Gradebook(db_url) as gb:
+        due = late.due_date(root, job.assignment)
+        if due is not None:
+            gb.update_or_create_assignment(job.assignment, duedate=due)
         gb.update_or_create_student(job.student)
         try:
             gb.update_or_create_submission(job.assignment, job.student, timestamp=timestamp)
@@ -113,4 +121,6 @@ def write_result(root: Path, db_url: str, job, result: NotebookResult, executed_
             if meta.get("solution"):
                 comment = gb.find_comment(gid, job.notebook, job.assignment, job.student)
                 comment.auto_comment = "No response." if (ex in by_ex and by_ex[ex].status == "not attempted") else None
+        notebook = gb.find_submission_notebook(job.notebook, job.assignment, job.student)
+        notebook.late_submission_penalty = result.late_penalty or None
         gb.db.commit()

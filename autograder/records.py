@@ -20,6 +20,7 @@ class ExerciseResult:
     message: str = ""  # for the learner: trusted text only (autograder.messages)
     hint: str = ""
     detail: str = ""  # for the instructor: the raw errors the run printed (the learner's code wrote them)
+    failed_checks: list[dict] = field(default_factory=list)  # {"check", "concept"}: what the class report counts
 
 
 @dataclass
@@ -35,6 +36,12 @@ class NotebookResult:
     submission_sha: str = ""
     submitted_at: str | None = None
     submitted_at_source: str = ""  # collector, the learner's timestamp.txt, or the file's time
+    seconds_late: float = 0.0  # past the due date (autograder.late)
+    late_penalty: float = 0.0  # points taken by the late policy
+
+    @property
+    def final_score(self) -> float:
+        return max(0.0, self.score - self.late_penalty)
 
     @property
     def score(self) -> float:

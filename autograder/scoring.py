@@ -95,6 +95,11 @@ def score(data, got: dict[str, CellOutcome], refs: Reference | None, student: nb
             ok, r.message, r.hint = verdict(entry, refs.of(ex.id), visible.get(ex.id, ""))
             if ok:
                 r.status, r.score = "passed", ex.points
+            elif entry.error:
+                r.failed_checks = [{"check": "visible tests", "concept": r.message.splitlines()[0][:200]}]
+            else:
+                r.failed_checks = [{"check": c.name, "concept": c.hint}
+                                   for c in judge.judge(refs.of(ex.id), entry.payload).failures()]
         if r.status == "failed":
             hidden_error = entry.payload.get("error") if isinstance(entry.payload, dict) else None
             raw = [entry.answer_error, entry.error, hidden_error]

@@ -24,6 +24,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from autograder.store import ResultStore
 from browser_helpers import CHROMIUM, chromium, lab_server, tool_env
 from support import ROOT, copy_course
 
@@ -262,8 +263,9 @@ def test_instructor_sees_autograded_score_in_formgrader(env):
     env["grade_log"].seek(0)
     log = env["grade_log"].read()
     assert rc == 0, log[-3000:]
-    line = next(l for l in log.splitlines() if l.startswith(STUDENT))
-    score, max_score = (float(x) for x in line.split()[2].split("/"))
+    result = ResultStore(env["course"]).get(ASSIGNMENT, STUDENT, NOTEBOOK)
+    assert result is not None, log[-3000:]
+    score, max_score = result.score, result.max_score
     assert max_score > 0
     assert (env["course"] / "autograded" / STUDENT / ASSIGNMENT / f"{NOTEBOOK}.ipynb").is_file()
 

@@ -45,7 +45,7 @@ def test_canvas_download_with_roster(course_dir, tmp_path):
         f"smithjane_101_9002_{NB}-1.ipynb": notebook(course_dir, "jane resubmitted"),
         f"doejohn_LATE_102_9003_{NB}.ipynb": notebook(course_dir, "john late"),
         f"nobody_999_9004_{NB}.ipynb": notebook(course_dir, "not in the roster"),
-        f"roejo_103_9005_02_autograd.ipynb": notebook(course_dir, "wrong notebook"),
+        "roejo_103_9005_02_autograd.ipynb": notebook(course_dir, "wrong notebook"),
         "smithjane_101_9006_notes.pdf": "%PDF-1.4",
         "readme_from_the_lms.txt": "hello",
         "my homework.ipynb": notebook(course_dir, "no id in the name"),
@@ -61,7 +61,7 @@ def test_canvas_download_with_roster(course_dir, tmp_path):
     assert (sub / "jane" / A / COLLECTED_AT).read_text().startswith("2026-11-20 12:00:00")
     aside = course_dir / "downloaded" / A / "kept-aside"
     kept = {p.name for p in aside.rglob("*") if p.is_file()}
-    assert {f"nobody_999_9004_{NB}.ipynb", f"roejo_103_9005_02_autograd.ipynb", "smithjane_101_9006_notes.pdf",
+    assert {f"nobody_999_9004_{NB}.ipynb", "roejo_103_9005_02_autograd.ipynb", "smithjane_101_9006_notes.pdf",
             "readme_from_the_lms.txt", f"smithjane_101_9001_{NB}.ipynb", "my homework.ipynb"} <= kept
     for reason in ("not in the roster", "no notebook of this assignment is named 02_autograd", "not a notebook",
                    "no known LMS pattern", "older submission"):

@@ -33,7 +33,6 @@ LOOP = "import time\nwhile True:\n    time.sleep(1)\n"
 def test_grade_on_slurm(tmp_path):
     course = fixture_course(tmp_path / "course")
     release = course / "notebooks" / attacks.ASSIGNMENT / f"{attacks.ASSIGNMENT}.ipynb"
-    # array order = task order: the two slow ones first, so that they run together
     cases = [attacks.Case("a_timeout", "runs past the task's time limit", 0, answers=attacks.answers(LOOP)),
              attacks.Case("b_cancelled", "its task is cancelled", 0, answers=attacks.answers(LOOP)),
              attacks.Case("c_honest", "right", 3, answers=attacks.answers(attacks.CORRECT_1, attacks.CORRECT_2)),
@@ -43,26 +42,36 @@ def test_grade_on_slurm(tmp_path):
         e = tool_env()
         e.update(env)
         e.update({"AUTOGRADER_LIMIT_CELL_TIMEOUT": "900", "AUTOGRADER_LIMIT_NOTEBOOK_TIMEOUT": "900"})
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "autograder", "grade", attacks.ASSIGNMENT, "--backend", "slurm",
-             "--partition", "grading", "--gpus-per-job", "1", "--cpus-per-job", "1", "--time-limit", "1",
-             "--array-parallelism", "2", "--seed", "5"],
-            cwd=course, env=e, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        # cancel task 1 once it runs
+
+        def grade(*extra):
+            return subprocess.Popen(
+                [sys.executable, "-m", "autograder", "grade", attacks.ASSIGNMENT, "--backend", "slurm",
+                 "--partition", "grading", "--gpus-per-job", "1", "--cpus-per-job", "1",
+                 "--array-parallelism", "2", "--seed", "5", *extra],
+                cwd=course, env=e, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+        # the time limit is the array's: the one that must run past it gets a run of its own (1 minute),
+        # the others a limit no loaded machine gets near (15 minutes), so an honest notebook never times out
+        first = grade("--student", "a_timeout", "--time-limit", "1")
+        out1, err1 = first.communicate(timeout=600)
+        assert first.returncode == 0, out1[-3000:] + err1[-3000:]
+        proc = grade("--student", "b_cancelled", "--student", "c_honest", "--student", "d_empty",
+                     "--time-limit", "15")
+        # cancel task 0 (b_cancelled) once it runs
         deadline = time.monotonic() + 300
         cancelled = False
         while time.monotonic() < deadline and not cancelled and proc.poll() is None:
             out = subprocess.run(["squeue", "-h", "-o", "%i %T"], env=e, capture_output=True, text=True, timeout=20)
             for line in out.stdout.splitlines():
                 jid, state = line.split()
-                if jid.endswith("_1") and state == "RUNNING":
+                if jid.endswith("_0") and state == "RUNNING":
                     time.sleep(3)
                     subprocess.run(["scancel", jid], env=e, timeout=20)
                     cancelled = True
             time.sleep(1)
-        stdout, stderr = proc.communicate(timeout=600)
+        stdout, stderr = proc.communicate(timeout=900)
     assert proc.returncode == 0, stdout[-3000:] + stderr[-3000:]
-    assert cancelled, "task 1 never ran"
+    assert cancelled, "task 0 never ran"
     r = results(course)
     assert set(r) == {c.student for c in cases}
     assert "time limit" in r["a_timeout"]["error"], r["a_timeout"]["error"]
