@@ -1,5 +1,8 @@
 """Hidden tests: the only part of the grader that runs inside the learner's kernel.
 
+(One module of about 300 lines on purpose: it is all the kernel imports of the grader, so it is
+read and audited as one piece.)
+
 A hidden test never decides a grade by itself.  It *observes* the learner's code
 on inputs drawn from a seed and records named observations as plain data:
 
