@@ -1,0 +1,9 @@
+# caught by the visible tests
+# wrong: smooths over the C-1 wrong classes: eps/(C-1) on each of them, 1-eps on the true class
+def smoothed_cross_entropy(logits, target, eps, ignore_index=-100):
+    """Exercise 8.8: F.cross_entropy(logits, target, label_smoothing=eps, ignore_index=ignore_index), by hand."""
+    keep = target != ignore_index
+    z, y = logits[keep], target[keep]
+    C = logits.shape[1]
+    smooth = F.one_hot(y, C).to(logits.dtype) * (1 - eps - eps / (C - 1)) + eps / (C - 1)
+    return -(smooth * F.log_softmax(z, dim=1)).sum(dim=1).mean()
