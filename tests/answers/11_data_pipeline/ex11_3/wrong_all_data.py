@@ -1,0 +1,9 @@
+# caught by the visible tests
+# wrong: statistics over every sample (the leak)
+# Exercise 11.3
+def normalization_stats(dataset, train_indices):
+    """Exercise 11.3: per-channel (mean, std) with correction=0, float32 (C,), over the training samples only."""
+    x = torch.stack([dataset[int(i)][0] for i in range(len(dataset))]).double()
+    mean = x.mean(dim=(0, 2, 3))
+    std = x.std(dim=(0, 2, 3), correction=0)
+    return mean.float(), std.float()

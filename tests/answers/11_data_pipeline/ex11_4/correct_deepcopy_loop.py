@@ -1,0 +1,12 @@
+# correct: a loop that keeps deep copies of the deterministic steps
+# Exercise 11.4
+def make_eval_pipeline(train_pipeline):
+    """Exercise 11.4: a new v2.Compose of the non-random transforms of train_pipeline, in order."""
+    import copy
+
+    kept = []
+    for step in train_pipeline.transforms:
+        if isinstance(step, RANDOM_TRANSFORMS):
+            continue
+        kept.append(copy.deepcopy(step))
+    return v2.Compose(kept)

@@ -1,0 +1,19 @@
+# wrong: torch's global RNG (different per worker, but depends on the worker and draws from the parent's RNG)
+# Exercise 11.5
+class SeededNoise(Dataset):
+    """Exercise 11.5: images[i] + sigma * z, with z from a generator seeded by (seed, epoch, i)."""
+
+    def __init__(self, images, labels, sigma, seed):
+        self.images, self.labels, self.sigma, self.seed = images, labels, sigma, seed
+        self.epoch = 0
+
+    def set_epoch(self, epoch):
+        self.epoch = epoch
+
+    def __len__(self):
+        return len(self.images)
+
+    def __getitem__(self, i):
+        x = self.images[i]
+        z = torch.randn(x.shape, dtype=x.dtype)
+        return x + self.sigma * z, self.labels[i]
