@@ -120,7 +120,9 @@ def grade_command(args) -> int:
         except Exception as exc:  # noqa: BLE001 - e.g. an output that would not serialise
             why = f"grader error: the result could not be recorded ({type(exc).__name__}: {str(exc)[:200]})"
             print(f"{job.student}/{job.assignment}/{job.notebook}: {why}", file=sys.stderr, flush=True)
-            result = failed_result(job, outputs.safe_text(why))
+            when = (result.submitted_at, result.submitted_at_source, result.seconds_late)
+            result = failed_result(job, outputs.safe_text(why))  # a zero: no late penalty to take
+            result.submitted_at, result.submitted_at_source, result.seconds_late = when
             try:
                 write_result(root, db_url, job, result, None)
             except Exception as again:  # noqa: BLE001

@@ -17,7 +17,6 @@ import nbformat
 
 from . import course, late, probe, release
 from .records import NotebookResult
-from .submission import submission_time
 
 HIDDEN_FAILURE = "HiddenTestFailure"
 
@@ -86,7 +85,7 @@ def write_result(root: Path, db_url: str, job, result: NotebookResult, executed_
         tmp = dest / f".{job.notebook}.ipynb.tmp"
         tmp.write_text(nbformat.writes(nb))
         os.replace(tmp, dest / f"{job.notebook}.ipynb")
-    timestamp, _ = submission_time(Path(job.path).parent)
+    timestamp = result.submitted_at  # read once, by the caller (autograder.submission.submission_time)
     if timestamp:
         (dest / "timestamp.txt").write_text(timestamp)
     # nbgrader's exchange names a learner's feedback by the secret their submit left beside the notebook

@@ -1,12 +1,11 @@
 """The records grading passes around: typed values with one way in and out of JSON.
 
-A notebook's result travels from a worker (or a Slurm task) to the single writer and to
-the result store as plain JSON; everything else in the package holds these dataclasses.
+A notebook's result crosses to a Slurm task and into the result store as plain JSON
+(``to_dict``/``from_dict``); everything else in the package holds these dataclasses.
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import asdict, dataclass, field, fields
 
 
@@ -66,13 +65,6 @@ class NotebookResult:
         d = {k: v for k, v in d.items() if k in known}
         d["exercises"] = [ExerciseResult(**{k: v for k, v in e.items() if k in ex_known}) for e in d.get("exercises", [])]
         return cls(**d)
-
-    def to_json(self) -> str:
-        return json.dumps(self.to_dict(), indent=1, sort_keys=True)
-
-    @classmethod
-    def from_json(cls, text: str) -> "NotebookResult":
-        return cls.from_dict(json.loads(text))
 
 
 @dataclass

@@ -56,21 +56,27 @@ def collect(nb: nbformat.NotebookNode, exercises: list[course.Exercise]) -> dict
 
 
 def verdict(entry: CellOutcome, reference: dict | None, visible_source: str | None = None) -> tuple[bool, str, str]:
+    ok, message, hint, _ = judged(entry, reference, visible_source)
+    return ok, message, hint
+
+
+def judged(entry: CellOutcome, reference: dict | None,
+           visible_source: str | None = None) -> tuple[bool, str, str, list[judge.Check]]:
     """Pass/fail of one executed test cell (visible asserts passed and observations match the
     reference), the message, and the concepts that failed.
 
     Given the test cell's ``visible_source``, a failed visible test is told from trusted text
     only (:mod:`autograder.messages`); without it, the raw error is returned (for authors' tools)."""
     if not entry.ran:
-        return False, "the tests did not run", ""
+        return False, "the tests did not run", "", []
     if entry.error:
         if visible_source is None:
-            return False, entry.error, ""
-        return False, messages.visible_failure(entry.error_name, entry.error_line, visible_source), ""
+            return False, entry.error, "", []
+        return False, messages.visible_failure(entry.error_name, entry.error_line, visible_source), "", []
     v = judge.judge(reference, entry.payload)
     if v.passed:
-        return True, "", ""
-    return False, v.message(), "; ".join(sorted({c.hint for c in v.failures() if c.hint}))
+        return True, "", "", []
+    return False, v.message(), "; ".join(sorted({c.hint for c in v.failures() if c.hint})), v.failures()
 
 
 def score(data, got: dict[str, CellOutcome], refs: Reference | None, student: nbformat.NotebookNode | None,
@@ -92,14 +98,13 @@ def score(data, got: dict[str, CellOutcome], refs: Reference | None, student: nb
             else:
                 r.status, r.score = "passed", ex.points  # visible tests only
         else:
-            ok, r.message, r.hint = verdict(entry, refs.of(ex.id), visible.get(ex.id, ""))
+            ok, r.message, r.hint, failures = judged(entry, refs.of(ex.id), visible.get(ex.id, ""))
             if ok:
                 r.status, r.score = "passed", ex.points
             elif entry.error:
                 r.failed_checks = [{"check": "visible tests", "concept": r.message.splitlines()[0][:200]}]
             else:
-                r.failed_checks = [{"check": c.name, "concept": c.hint}
-                                   for c in judge.judge(refs.of(ex.id), entry.payload).failures()]
+                r.failed_checks = [{"check": c.name, "concept": c.hint} for c in failures]
         if r.status == "failed":
             hidden_error = entry.payload.get("error") if isinstance(entry.payload, dict) else None
             raw = [entry.answer_error, entry.error, hidden_error]

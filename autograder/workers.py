@@ -15,6 +15,7 @@ import os
 import subprocess
 
 from .jobs import failed_output, reference_job, run_job
+from .records import Reference
 
 
 def gpu_count() -> int:
@@ -79,8 +80,6 @@ class LocalBackend:
             try:
                 out[k] = fut.result()
             except Exception as exc:  # noqa: BLE001 - the worker process itself died
-                from .records import Reference
-
                 out[k] = Reference(failure=f"the reference run's worker died ({type(exc).__name__})")
         return out
 
