@@ -48,3 +48,9 @@ c.LatePolicy.percent_per_day = 10.0
 c.LatePolicy.max_days = 5.0
 c.AssignLatePenalties.plugin_class = LatePolicy
 c.ExportApp.plugin_class = GradesExport
+
+# `nbgrader autograde` and the formgrader's Autograde button grade in the sandbox, through
+# `autograder grade`, instead of running the learner's code in a plain kernel.
+from autograder.nbgrader_autograde import autograde_steps  # noqa: E402
+
+c.Autograde.autograde_preprocessors = autograde_steps()

@@ -59,13 +59,33 @@ def exercise_of(cell) -> str | None:
     return m.group(1) if m else None
 
 
+def _nbutils():
+    """nbgrader's cell predicates (imported on first use: importing nbgrader takes about a second)."""
+    from nbgrader import utils
+
+    return utils
+
+
+def _checked(cell) -> nbformat.NotebookNode:
+    """The cell as nbgrader's own predicates read it, with malformed nbgrader metadata read as none."""
+    return nbformat.from_dict({"cell_type": cell.get("cell_type") if isinstance(cell, dict) else None,
+                               "metadata": {"nbgrader": nbgrader_meta(cell)}})
+
+
 def is_solution(cell) -> bool:
-    return bool(nbgrader_meta(cell).get("solution"))
+    """An answer cell (nbgrader's solution cell)."""
+    return bool(_nbutils().is_solution(_checked(cell)))
+
+
+def is_grade(cell) -> bool:
+    """A cell the gradebook scores (nbgrader's grade cell)."""
+    return bool(_nbutils().is_grade(_checked(cell)))
 
 
 def is_tests(cell) -> bool:
-    meta = nbgrader_meta(cell)
-    return bool(meta.get("grade")) and not meta.get("solution") and cell.get("cell_type") == "code"
+    """A test cell: graded, not an answer, code."""
+    checked = _checked(cell)
+    return bool(_nbutils().is_grade(checked)) and not _nbutils().is_solution(checked) and checked.cell_type == "code"
 
 
 @dataclass

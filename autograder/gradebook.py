@@ -108,8 +108,7 @@ def write_result(root: Path, db_url: str, job, result: NotebookResult, executed_
             if not gid:
                 continue
             ex = course.exercise_of(cell)
-            meta = course.nbgrader_meta(cell)
-            if meta.get("grade"):
+            if course.is_grade(cell):
                 grade = gb.find_grade(gid, job.notebook, job.assignment, job.student)
                 if ex in by_ex and course.is_tests(cell):
                     grade.auto_score = by_ex[ex].score
@@ -117,7 +116,7 @@ def write_result(root: Path, db_url: str, job, result: NotebookResult, executed_
                 else:
                     grade.auto_score = None
                     grade.needs_manual_grade = True
-            if meta.get("solution"):
+            if course.is_solution(cell):
                 comment = gb.find_comment(gid, job.notebook, job.assignment, job.student)
                 comment.auto_comment = "No response." if (ex in by_ex and by_ex[ex].status == "not attempted") else None
         notebook = gb.find_submission_notebook(job.notebook, job.assignment, job.student)
