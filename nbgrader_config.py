@@ -44,6 +44,8 @@ c.GenerateFeedback.preprocessors = [GetGrades, LearnerFeedback, CSSHTMLHeaderPre
 from autograder.late import LatePolicy  # noqa: E402
 
 c.LatePolicy.due_dates = {}
+# A student's extension, in hours added to that student's due date: e.g. {"01_tensors": {"alice": 48}}.
+c.LatePolicy.extensions = {}
 c.LatePolicy.percent_per_day = 10.0
 c.LatePolicy.max_days = 5.0
 c.AssignLatePenalties.plugin_class = LatePolicy

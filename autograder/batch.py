@@ -112,7 +112,7 @@ def grade_command(args) -> int:
         nonlocal failed
         result = output.result
         result.submitted_at, result.submitted_at_source = submission_time(Path(job.path).parent)
-        result.seconds_late = late.lateness(root, job.assignment, result.submitted_at)
+        result.seconds_late = late.lateness(root, job.assignment, job.student, result.submitted_at)
         result.late_penalty = late.penalty(root, job.student, result.score, result.seconds_late)
         try:
             with timing.unit("write", student=job.student, notebook=job.notebook), timing.phase("gradebook write"):

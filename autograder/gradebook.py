@@ -98,11 +98,13 @@ def write_result(root: Path, db_url: str, job, result: NotebookResult, executed_
         if due is not None:
             gb.update_or_create_assignment(job.assignment, duedate=due)
         gb.update_or_create_student(job.student)
+        extension = late.extension(root, job.assignment, job.student)
+        kept = {"extension": extension} if extension else {}
         try:
-            gb.update_or_create_submission(job.assignment, job.student, timestamp=timestamp)
+            gb.update_or_create_submission(job.assignment, job.student, timestamp=timestamp, **kept)
         except Exception:  # noqa: BLE001 - a timestamp nbgrader cannot parse: record without it
             gb.db.rollback()
-            gb.update_or_create_submission(job.assignment, job.student)
+            gb.update_or_create_submission(job.assignment, job.student, **kept)
         for cell in job.data.solution.cells:
             gid = course.grade_id(cell)
             if not gid:
