@@ -74,3 +74,34 @@ def test_check_inside_the_pack_runs_the_visible_tests(pack):
     assert "holds no hidden tests: your instructor runs them" in out.stdout
     line = next(l for l in out.stdout.splitlines() if "Exercise 1.1" in l)
     assert "[PASS]" in line, out.stdout
+
+
+@pytest.mark.slow
+def test_validate_inside_the_pack(tmp_path):
+    """nbgrader's Validate (the button runs ``nbgrader validate``) on the pack's own configuration:
+    a notebook answered as the solution passes, one visible-test bug fails with its cell shown."""
+    pack = tmp_path / "pack"
+    out = run_tool([sys.executable, "-m", "autograder", "handout", "01_tensors", "--to", str(pack)], ROOT)
+    assert out.returncode == 0, out.stdout + out.stderr
+    nb_path = pack / "notebooks" / "01_tensors" / "01_tensors.ipynb"
+    solution = course.read(ROOT / "solutions" / "01_tensors" / "01_tensors.ipynb")
+    answers = {course.grade_id(c): c.source for c in solution.cells if course.is_solution(c)}
+    nb = json.loads(nb_path.read_text())
+    for cell in nb["cells"]:
+        gid = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
+        if gid in answers:
+            cell["source"] = answers[gid]
+    nb_path.write_text(json.dumps(nb))
+    validate = [sys.executable, "-m", "nbgrader", "validate", str(nb_path.relative_to(pack))]
+    out = run_tool(validate, pack)
+    assert "Success! Your notebook passes all the tests." in out.stdout, out.stdout[-3000:] + out.stderr[-3000:]
+
+    wrong = next(p for p in sorted((ROOT / "tests" / "answers" / "01_tensors").glob("ex1_*/wrong_*.py"))
+                 if p.read_text().startswith("# caught by the visible tests"))
+    gid = f"{wrong.parent.name}_solution"
+    for cell in nb["cells"]:
+        if cell.get("metadata", {}).get("nbgrader", {}).get("grade_id") == gid:
+            cell["source"] = wrong.read_text()
+    nb_path.write_text(json.dumps(nb))
+    out = run_tool(validate, pack)
+    assert "VALIDATION FAILED ON 1 CELL(S)!" in out.stdout, out.stdout[-3000:] + out.stderr[-3000:]
