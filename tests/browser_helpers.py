@@ -73,10 +73,10 @@ class LabServer:
 
 
 @contextlib.contextmanager
-def lab_server(course: Path, state: Path, timeout: float = 120):
+def lab_server(course: Path, state: Path, timeout: float = 120, extra_env: dict[str, str] | None = None):
     """Run ``jupyter lab`` in ``course`` (its root, so nbgrader finds nbgrader_config.py), on a free
     loopback port with a random token; private config, runtime, settings and workspace folders
-    under ``state``.  Yields a :class:`LabServer`; stops the server afterwards."""
+    under ``state``; ``extra_env`` on top (a student's user name and home, say).  Yields a :class:`LabServer`; stops the server afterwards."""
     port, token = free_port(), secrets.token_hex(16)
     dirs = {name: state / name for name in ("config", "data", "runtime", "settings", "workspaces")}
     for d in dirs.values():
@@ -92,6 +92,7 @@ def lab_server(course: Path, state: Path, timeout: float = 120):
         "JUPYTERLAB_WORKSPACES_DIR": str(dirs["workspaces"]),
         "JUPYTER_PLATFORM_DIRS": "1",
         "MPLBACKEND": "module://matplotlib_inline.backend_inline",
+        **(extra_env or {}),
     })
     cmd = [sys.executable, "-m", "jupyterlab", "--no-browser",
            "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
