@@ -134,3 +134,24 @@ def accumulation_run(answer_file, model, steps, lr):
     returned = [answer.accumulation_step(ddp, opt, micro) for micro in steps]
     return {"returned": [float(v) for v in returned], "returned_is_float": [isinstance(v, float) for v in returned],
             "allreduces": calls[0]}
+
+
+def zero1_run(answer_file, model, batches, lr):
+    """Exercise 7.7: call ``zero1_train(model, batches, lr)`` and look inside the optimizer it returns.
+
+    Returns the trace and the model after the call, the indices (in ``model.parameters()``
+    order; -1 for a tensor that is not one of the model's) of the tensors the optimizer
+    updates and of those it holds state for, the number of state elements it holds
+    (every tensor in its state), and the optimizer's class, momentum and learning rate.
+    """
+    answer = distlab.load(answer_file)
+    index = {id(p): i for i, p in enumerate(model.parameters())}
+    trace, optimizer = answer.zero1_train(model, batches, lr)
+    groups = getattr(optimizer, "param_groups", [])
+    return {"trace": [t.detach().reshape(-1).clone() for t in trace], "model": flat(model),
+            "updates": sorted(index.get(id(p), -1) for g in groups for p in g["params"]),
+            "state_of": sorted(index.get(id(p), -1) for p in getattr(optimizer, "state", {})),
+            "state_numel": sum(v.numel() for s in getattr(optimizer, "state", {}).values() for v in s.values()
+                               if isinstance(v, torch.Tensor) and v.dim() > 0),
+            "optimizer": type(optimizer).__name__,
+            "momentum": [g.get("momentum") for g in groups], "lr": [g.get("lr") for g in groups]}

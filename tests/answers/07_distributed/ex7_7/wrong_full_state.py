@@ -1,0 +1,31 @@
+# caught by the visible tests
+# wrong: every rank builds its SGD over ALL parameters and steps them all, then broadcasts from the owner:
+# the numbers match, but every rank holds the full momentum state (DDP, not ZeRO-1)
+# (the same as a %%writefile zero1.py cell: a cell magic cannot follow this first line)
+get_ipython().run_cell_magic("writefile", "zero1.py", r'''# wrong: every rank builds its SGD over ALL parameters and steps them all, then broadcasts from the owner:
+# the numbers match, but every rank holds the full momentum state (DDP, not ZeRO-1)
+# Exercise 7.7: runs on every rank, inside an initialised process group.
+import torch
+import torch.distributed as dist
+import torch.nn.functional as F
+
+
+def zero1_train(model, batches, lr):
+    rank, world = dist.get_rank(), dist.get_world_size()
+    params = list(model.parameters())
+    owner = [i % world for i in range(len(params))]
+    optimizer = torch.optim.SGD(params, lr=lr, momentum=0.9)  # every tensor, on every rank
+    trace = []
+    for x, y in batches:
+        model.zero_grad()
+        F.mse_loss(model(x), y).backward()
+        for p in params:
+            dist.all_reduce(p.grad)
+            p.grad /= world
+        optimizer.step()
+        with torch.no_grad():
+            for p, o in zip(params, owner):
+                dist.broadcast(p, src=o)
+        trace.append(torch.cat([p.detach().reshape(-1).clone() for p in params]))
+    return trace, optimizer
+''')

@@ -1,0 +1,26 @@
+# caught by the visible tests
+# wrong: never sends the updated tensors to the other ranks: each rank moves only its own shard and the replicas drift apart
+# (the same as a %%writefile zero1.py cell: a cell magic cannot follow this first line)
+get_ipython().run_cell_magic("writefile", "zero1.py", r'''# wrong: never sends the updated tensors to the other ranks: each rank moves only its own shard and the replicas drift apart
+# Exercise 7.7: runs on every rank, inside an initialised process group.
+import torch
+import torch.distributed as dist
+import torch.nn.functional as F
+
+
+def zero1_train(model, batches, lr):
+    rank, world = dist.get_rank(), dist.get_world_size()
+    params = list(model.parameters())
+    owner = [i % world for i in range(len(params))]
+    optimizer = torch.optim.SGD([p for p, o in zip(params, owner) if o == rank], lr=lr, momentum=0.9)
+    trace = []
+    for x, y in batches:
+        model.zero_grad()
+        F.mse_loss(model(x), y).backward()
+        for p in params:
+            dist.all_reduce(p.grad)
+            p.grad /= world
+        optimizer.step()
+        trace.append(torch.cat([p.detach().reshape(-1).clone() for p in params]))
+    return trace, optimizer
+''')
