@@ -74,7 +74,7 @@ def _shape(v: Any) -> str:
     return "(malformed)"
 
 
-def _float(v: Any) -> float:
+def observed_number(v: Any) -> float:
     """A float from an observed number ('nan', 'inf' and '-inf' as strings); huge ints saturate."""
     if isinstance(v, str):
         if v not in ("nan", "inf", "-inf"):
@@ -123,7 +123,7 @@ def compare(ref: Any, got: Any, spec: dict) -> str:
         bad = 0
         for a, b in zip(gd, rd):
             try:
-                fa, fb = _float(a), _float(b)
+                fa, fb = observed_number(a), observed_number(b)
             except (TypeError, ValueError):
                 return "malformed tensor data"
             # integers exactly, as integers (a float loses them past 2**53)
@@ -142,8 +142,8 @@ def compare(ref: Any, got: Any, spec: dict) -> str:
         if gt not in ("float", "int"):
             return f"expected a number, got {_kind(gt)}"
         try:
-            value = _float(got["v"])
-            if not _close(value, _float(ref["v"]), rtol, atol):
+            value = observed_number(got["v"])
+            if not _close(value, observed_number(ref["v"]), rtol, atol):
                 return f"value {value:.6g} is not within tolerance (rtol={rtol:g}, atol={atol:g})"
         except (TypeError, ValueError, KeyError):
             return "malformed number"

@@ -108,7 +108,7 @@ def test_outputs_are_bounded_per_notebook():
 
 def test_json_safe_numbers():
     assert outputs.json_safe(float("inf")) == "inf" and outputs.json_safe(10**500) == "(integer too large)"
-    assert math.isnan(judge._float("nan")) and judge._float(10**400) == math.inf
+    assert math.isnan(judge.observed_number("nan")) and judge.observed_number(10**400) == math.inf
 
 
 SOURCE = '''x = f(1)
