@@ -5,9 +5,7 @@ against a JupyterLab server started on loopback in a private copy of the course.
   run the cells, see its visible test pass, press Validate and read the result;
 * instructor: with one sample submission graded by ``python -m autograder grade``, open the
   formgrader from JupyterLab's Nbgrader menu and see the autograded score;
-* student through nbgrader's exchange: in the student's own JupyterLab, fetch the released
-  assignment from the Assignment List, open it, answer, Validate, Submit; the instructor's
-  ``nbgrader collect`` and ``autograder grade`` then give that submission full marks.
+* the student's side of nbgrader's exchange is in ``tests/test_browser_student.py``.
 
 Screenshots of every step go to ``tests/artifacts/browser/``.  With
 ``AUTOGRADER_UPDATE_SCREENSHOTS=1`` the final ones are also written (size-reduced) to
@@ -313,105 +311,3 @@ def test_instructor_sees_autograded_score_in_formgrader(env):
     publish(steps.files["formgrader-submissions"], "instructor-formgrader")
     publish(steps.files["formgrader-grading"], "instructor-grading")
 
-
-# --- the student's side of nbgrader's exchange, in the browser ------------------------------------------
-
-FIXTURE = "00_fixture"  # the two-exercise notebook of the grader's own tests: quick to validate and grade
-FIXTURE_ANSWERS = {"ex0_1_solution": "def add_one(x):\n    return x + 1\n",
-                   "ex0_2_solution": "def double(x):\n    return x * 2\n"}
-
-
-def type_into(page, i: int, text: str) -> None:
-    editor = cell(page, i).locator(".cm-content")
-    editor.click()
-    page.keyboard.press("Control+a")
-    page.keyboard.insert_text(text)
-    page.keyboard.press("Escape")
-
-
-def test_student_fetches_works_validates_and_submits_from_the_assignment_list(tmp_path):
-    """A student's own JupyterLab (their user name and home, the course's exchange in their nbgrader
-    config): fetch from the Assignment List, answer, Validate, Submit; the instructor collects and
-    grades what was submitted."""
-    from playwright.sync_api import expect
-
-    from test_security import fixture_course
-
-    course = fixture_course(tmp_path / "course")
-    exchange = tmp_path / "exchange"
-    exchange.mkdir(mode=0o777)
-    exchange.chmod(0o777)
-    out = subprocess.run([sys.executable, "-m", "nbgrader", "release_assignment", FIXTURE, f"--Exchange.root={exchange}"],
-                         cwd=course, env=tool_env(), capture_output=True, text=True, timeout=300)
-    assert out.returncode == 0, out.stdout + out.stderr
-    home = tmp_path / "home" / "alice"
-    work = home / "work"
-    work.mkdir(parents=True)
-    (work / "nbgrader_config.py").write_text(
-        "c = get_config()  # noqa: F821\n"
-        f"c.Exchange.root = {str(exchange)!r}\n"
-        f"c.Exchange.cache = {str(home / '.nbgrader_cache')!r}\n"
-        f"c.Exchange.assignment_dir = {str(work)!r}\n"
-        # who submits: a hub gives nbgrader the user's name; this server runs as root, so the config says it
-        "c.CourseDirectory.student_id = 'alice'\n")
-    student = {"USER": "alice", "LOGNAME": "alice", "JUPYTERHUB_USER": "alice", "HOME": str(home)}
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-
-    with lab_server(work, tmp_path / "state", extra_env=student) as server, \
-            chromium(tmp_path / "chrome", viewport=(1400, 1000)) as ctx:
-        ctx.set_default_timeout(UI)
-        page = ctx.new_page()
-        # no `&reset` here: the list's links change the URL's hash, and a reset workspace would close the list
-        page.goto(f"{server.url}lab?token={server.token}")
-        page.locator(".lm-MenuBar-item", has_text="Nbgrader").click(timeout=RUN)
-        page.locator("li[data-command='nbgrader:open-assignment-list']:visible").click()
-
-        released = page.locator("#released_assignments_list > .list_item")
-        expect(released).to_have_count(1, timeout=RUN)
-        expect(released.first.locator(".item_name")).to_have_text(FIXTURE)
-        page.screenshot(path=str(ARTIFACTS / "student-1-released.png"))
-        released.first.locator(".item_status button").click()  # Fetch
-        fetched = page.locator("#fetched_assignments_list > .list_item")
-        expect(fetched).to_have_count(1, timeout=RUN)
-        path = work / FIXTURE / f"{FIXTURE}.ipynb"
-        assert path.is_file() and "BEGIN SOLUTION" not in path.read_text()
-
-        # open the fetched notebook from the list and answer both exercises
-        page.locator("#fetched_assignments_list a.assignment-notebooks-link", has_text=FIXTURE).click()
-        page.locator(f"#nbgrader-pytorch-course-{FIXTURE} a", has_text=FIXTURE).click()
-        page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=RUN)
-        nb = nbformat.read(path, as_version=4)
-        index = {c.metadata.get("nbgrader", {}).get("grade_id"): i for i, c in enumerate(nb.cells)}
-        for gid, text in FIXTURE_ANSWERS.items():
-            type_into(page, index[gid], text)
-        page.keyboard.press("Control+s")
-        page.wait_for_timeout(1000)
-
-        # Validate: nbgrader runs the notebook in a fresh kernel
-        page.locator(".jp-NotebookPanel-toolbar .validate-button").click()
-        dialog = page.locator(".jp-Dialog:has(#validation-message)")
-        dialog.wait_for(state="visible", timeout=VALIDATE)
-        text = dialog.locator("#validation-message").inner_text()
-        page.screenshot(path=str(ARTIFACTS / "student-2-validated.png"))
-        assert "Success! Your notebook passes all the tests." in text, text
-        dialog.locator("button", has_text="Ok").click()
-
-        # Submit, from the Assignment List tab
-        page.locator(".lm-TabBar-tab", has_text="Assignments").click()
-        page.locator("#fetched_assignments_list .item_status button:text('Submit')").first.click()
-        submitted = page.locator("#submitted_assignments_list > .list_item")
-        expect(submitted).to_have_count(1, timeout=RUN)
-        expect(submitted.first.locator(".item_name").first).to_have_text(FIXTURE)
-        page.screenshot(path=str(ARTIFACTS / "student-3-submitted.png"))
-
-    inbound = list((exchange / "pytorch-course" / "inbound").glob(f"alice+{FIXTURE}+*"))
-    assert len(inbound) == 1, list((exchange / "pytorch-course").rglob("*"))
-    # the instructor collects and grades what the student submitted from the browser
-    out = subprocess.run([sys.executable, "-m", "nbgrader", "collect", FIXTURE, f"--Exchange.root={exchange}"],
-                         cwd=course, env=tool_env(), capture_output=True, text=True, timeout=300)
-    assert out.returncode == 0, out.stdout + out.stderr
-    out = subprocess.run([sys.executable, "-m", "autograder", "grade", FIXTURE, "--workers", "1"], cwd=course,
-                         env=tool_env(), capture_output=True, text=True, timeout=GRADE)
-    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
-    result = ResultStore(course).get(FIXTURE, "alice", FIXTURE)
-    assert result is not None and result.score == result.max_score == 3, out.stdout[-3000:]
