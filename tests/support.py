@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -27,3 +28,13 @@ def tool_env() -> dict:
 
 def run_tool(args, cwd, timeout=1800):
     return subprocess.run(args, cwd=cwd, env=tool_env(), capture_output=True, text=True, timeout=timeout)
+
+
+def set_answers(nb_path: Path, sources: dict[str, str]) -> None:
+    """Write ``sources`` (grade_id -> source) into the answer cells of the notebook file, as a learner would."""
+    nb = json.loads(Path(nb_path).read_text())
+    for cell in nb["cells"]:
+        gid = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
+        if gid in sources:
+            cell["source"] = sources[gid]
+    Path(nb_path).write_text(json.dumps(nb))

@@ -8,7 +8,6 @@ JupyterHub's ``JUPYTERHUB_USER`` gives nbgrader there).
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 from pathlib import Path
@@ -16,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import attacks
-from support import tool_env
+from support import set_answers, tool_env
 from test_security import fixture_course, grade
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("exchange")]
@@ -31,15 +30,6 @@ def nbgrader(*args, cwd, user=None, home=None):
         env.update({"JUPYTERHUB_USER": user, "USER": user, "LOGNAME": user, "HOME": str(home)})
     cmd = [str(Path(sys.executable).parent / "nbgrader"), *args]
     return subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
-
-
-def answer(nb_path: Path, sources: dict) -> None:
-    nb = json.loads(nb_path.read_text())
-    for cell in nb["cells"]:
-        gid = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
-        if gid in sources:
-            cell["source"] = sources[gid]
-    nb_path.write_text(json.dumps(nb))
 
 
 def test_a_course_through_the_exchange(tmp_path):
@@ -68,12 +58,12 @@ def test_a_course_through_the_exchange(tmp_path):
                        user=who, home=home)
         assert out.returncode == 0, out.stdout + out.stderr
 
-    answer(students["alice"][2], attacks.answers(attacks.WRONG_1, attacks.CORRECT_2))
+    set_answers(students["alice"][2], attacks.answers(attacks.WRONG_1, attacks.CORRECT_2))
     submit("alice")
     time.sleep(1.1)  # a later submission: the newest counts
-    answer(students["alice"][2], attacks.answers(attacks.CORRECT_1, attacks.CORRECT_2))
+    set_answers(students["alice"][2], attacks.answers(attacks.CORRECT_1, attacks.CORRECT_2))
     submit("alice")
-    answer(students["bob"][2], attacks.answers(attacks.CORRECT_1))
+    set_answers(students["bob"][2], attacks.answers(attacks.CORRECT_1))
     submit("bob")
     # carol never submits
 

@@ -10,7 +10,7 @@ import zipfile
 import pytest
 
 from autograder import course, handout
-from support import ROOT, run_tool
+from support import ROOT, run_tool, set_answers
 
 
 @pytest.fixture(scope="module")
@@ -86,22 +86,13 @@ def test_validate_inside_the_pack(tmp_path):
     nb_path = pack / "notebooks" / "01_tensors" / "01_tensors.ipynb"
     solution = course.read(ROOT / "solutions" / "01_tensors" / "01_tensors.ipynb")
     answers = {course.grade_id(c): c.source for c in solution.cells if course.is_solution(c)}
-    nb = json.loads(nb_path.read_text())
-    for cell in nb["cells"]:
-        gid = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
-        if gid in answers:
-            cell["source"] = answers[gid]
-    nb_path.write_text(json.dumps(nb))
+    set_answers(nb_path, answers)
     validate = [sys.executable, "-m", "nbgrader", "validate", str(nb_path.relative_to(pack))]
     out = run_tool(validate, pack)
     assert "Success! Your notebook passes all the tests." in out.stdout, out.stdout[-3000:] + out.stderr[-3000:]
 
     wrong = next(p for p in sorted((ROOT / "tests" / "answers" / "01_tensors").glob("ex1_*/wrong_*.py"))
                  if p.read_text().startswith("# caught by the visible tests"))
-    gid = f"{wrong.parent.name}_solution"
-    for cell in nb["cells"]:
-        if cell.get("metadata", {}).get("nbgrader", {}).get("grade_id") == gid:
-            cell["source"] = wrong.read_text()
-    nb_path.write_text(json.dumps(nb))
+    set_answers(nb_path, {f"{wrong.parent.name}_solution": wrong.read_text()})
     out = run_tool(validate, pack)
     assert "VALIDATION FAILED ON 1 CELL(S)!" in out.stdout, out.stdout[-3000:] + out.stderr[-3000:]
