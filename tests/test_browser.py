@@ -172,6 +172,14 @@ def cell(page, i: int):
     return page.locator(".jp-Notebook .jp-Cell").nth(i)
 
 
+def type_into(page, i: int, text: str) -> None:
+    """Replace the source of cell ``i`` by typing ``text`` into its editor, then leave edit mode."""
+    cell(page, i).locator(".cm-content").click()
+    page.keyboard.press("Control+a")
+    page.keyboard.insert_text(text)
+    page.keyboard.press("Escape")
+
+
 def wait_executed(page, i: int, timeout: float = RUN) -> None:
     """Wait until code cell ``i`` has run (its prompt shows a number, not ``*``)."""
     from playwright.sync_api import expect
@@ -206,10 +214,7 @@ def test_learner_answers_runs_and_validates(env):
     steps.shot("exercise")
 
     # type the answer (replacing the stub) and leave edit mode
-    editor.click()
-    page.keyboard.press("Control+a")
-    page.keyboard.insert_text(ANSWER)
-    page.keyboard.press("Escape")
+    type_into(page, sol, ANSWER)
     assert "diff ** 2" in editor.inner_text()
     steps.shot("answer-typed")
 

@@ -9,15 +9,15 @@ fixture of ``tests/test_browser.py`` holds the instructor's until that module en
 
 from __future__ import annotations
 
-import subprocess
 import sys
 
 import nbformat
 import pytest
 
 from autograder.store import ResultStore
-from browser_helpers import CHROMIUM, chromium, lab_server, tool_env
-from test_browser import ARTIFACTS, GRADE, RUN, UI, VALIDATE, cell
+from browser_helpers import CHROMIUM, chromium, lab_server
+from support import run_tool
+from test_browser import ARTIFACTS, GRADE, RUN, UI, VALIDATE, type_into
 
 pytestmark = [
     pytest.mark.slow,
@@ -29,16 +29,6 @@ pytest.importorskip("playwright.sync_api", reason="the `playwright` Python packa
 
 
 FIXTURE = "00_fixture"  # the two-exercise notebook of the grader's own tests: quick to validate and grade
-FIXTURE_ANSWERS = {"ex0_1_solution": "def add_one(x):\n    return x + 1\n",
-                   "ex0_2_solution": "def double(x):\n    return x * 2\n"}
-
-
-def type_into(page, i: int, text: str) -> None:
-    editor = cell(page, i).locator(".cm-content")
-    editor.click()
-    page.keyboard.press("Control+a")
-    page.keyboard.insert_text(text)
-    page.keyboard.press("Escape")
 
 
 def test_student_fetches_works_validates_and_submits_from_the_assignment_list(tmp_path):
@@ -47,14 +37,15 @@ def test_student_fetches_works_validates_and_submits_from_the_assignment_list(tm
     grades what was submitted."""
     from playwright.sync_api import expect
 
+    import attacks
     from test_security import fixture_course
 
     course = fixture_course(tmp_path / "course")
     exchange = tmp_path / "exchange"
     exchange.mkdir(mode=0o777)
     exchange.chmod(0o777)
-    out = subprocess.run([sys.executable, "-m", "nbgrader", "release_assignment", FIXTURE, f"--Exchange.root={exchange}"],
-                         cwd=course, env=tool_env(), capture_output=True, text=True, timeout=300)
+    out = run_tool([sys.executable, "-m", "nbgrader", "release_assignment", FIXTURE, f"--Exchange.root={exchange}"],
+                   course, timeout=300)
     assert out.returncode == 0, out.stdout + out.stderr
     home = tmp_path / "home" / "alice"
     work = home / "work"
@@ -94,7 +85,7 @@ def test_student_fetches_works_validates_and_submits_from_the_assignment_list(tm
         page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=RUN)
         nb = nbformat.read(path, as_version=4)
         index = {c.metadata.get("nbgrader", {}).get("grade_id"): i for i, c in enumerate(nb.cells)}
-        for gid, text in FIXTURE_ANSWERS.items():
+        for gid, text in attacks.answers(attacks.CORRECT_1, attacks.CORRECT_2).items():
             type_into(page, index[gid], text)
         page.keyboard.press("Control+s")
         page.wait_for_timeout(1000)
@@ -119,11 +110,10 @@ def test_student_fetches_works_validates_and_submits_from_the_assignment_list(tm
     inbound = list((exchange / "pytorch-course" / "inbound").glob(f"alice+{FIXTURE}+*"))
     assert len(inbound) == 1, list((exchange / "pytorch-course").rglob("*"))
     # the instructor collects and grades what the student submitted from the browser
-    out = subprocess.run([sys.executable, "-m", "nbgrader", "collect", FIXTURE, f"--Exchange.root={exchange}"],
-                         cwd=course, env=tool_env(), capture_output=True, text=True, timeout=300)
+    out = run_tool([sys.executable, "-m", "nbgrader", "collect", FIXTURE, f"--Exchange.root={exchange}"], course,
+                   timeout=300)
     assert out.returncode == 0, out.stdout + out.stderr
-    out = subprocess.run([sys.executable, "-m", "autograder", "grade", FIXTURE, "--workers", "1"], cwd=course,
-                         env=tool_env(), capture_output=True, text=True, timeout=GRADE)
+    out = run_tool([sys.executable, "-m", "autograder", "grade", FIXTURE, "--workers", "1"], course, timeout=GRADE)
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
     result = ResultStore(course).get(FIXTURE, "alice", FIXTURE)
     assert result is not None and result.score == result.max_score == 3, out.stdout[-3000:]
