@@ -91,7 +91,7 @@ def grade_command(args) -> int:
     jobs, results = [], {}
     for a, nb, student, path in todo:
         d = data.setdefault((a.name, nb), NotebookData.load(a, nb))
-        job = Job(d, student, str(path), seed, sandbox_on, job_key(d, path))
+        job = Job(d, student, str(path), seed, sandbox_on, job_key(d, path), full=getattr(args, "full", False))
         prior = None if args.force else store.get(a.name, student, nb, key=job.key)
         if prior is not None and getattr(args, "retry_errors", False) and prior.grader_error:
             prior = None
@@ -149,7 +149,7 @@ def grade_command(args) -> int:
 
             registering = threading.Thread(target=register)
             registering.start()
-            refs = backend.references(needed, seed, sandbox_on)
+            refs = backend.references(needed, seed, sandbox_on, short=not getattr(args, "full", False))
             registering.join()
             check_references(refs)
             for job in jobs:

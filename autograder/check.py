@@ -16,17 +16,20 @@ SYMBOL = {"passed": "PASS", "failed": "FAIL", "not attempted": "TODO"}
 
 
 def check(path: Path, hidden: bool = False, seed: int | None = None, limits: Limits | None = None,
-          cache: bool = True) -> NotebookResult:
+          cache: bool = True, full: bool = False) -> NotebookResult:
+    """Grade the learner's own notebook.  With the hidden tests, the run is short unless ``full``
+    (:mod:`autograder.shortrun`: the reference proves it first, once, cached)."""
     root = course.find_root(path.parent)
     assignment, name = course.assignment_of_notebook(path, root)
     data = NotebookData.load(assignment, name)
     seed = probe.DEFAULT_SEED if seed is None else seed
     refs = None
     if hidden and data.has_hidden_tests:
-        refs = run_reference(data, seed, limits=limits, cache_dir=(root / ".cache" / "reference") if cache else None)
+        refs = run_reference(data, seed, limits=limits, cache_dir=(root / ".cache" / "reference") if cache else None,
+                             short=not full)
         if not refs.ok:
             raise RuntimeError(refs.failure)
-    result, _ = grade_notebook(path, data, student_id="me", seed=seed, refs=refs, limits=limits)
+    result, _ = grade_notebook(path, data, student_id="me", seed=seed, refs=refs, limits=limits, full=full)
     return result
 
 
@@ -49,6 +52,8 @@ def report(result: NotebookResult, hidden: bool) -> str:
             lines += ["         as raised: " + m for m in e.detail.splitlines()[:6]]
     if result.error:
         lines.append(f"  run stopped early: {result.error}")
+    if result.run.startswith("short"):
+        lines.append(f"  ({result.run}: no graded cell depends on them; --full runs every cell)")
     counts = {s: sum(e.status == s for e in result.exercises) for s in SYMBOL}
     lines.append(f"  {counts['passed']} passed, {counts['failed']} failed, {counts['not attempted']} not attempted"
                  f"  —  score {result.score:g}/{result.max_score:g}")

@@ -42,7 +42,7 @@ def _cmd_check(args) -> int:
         print("This copy of the course holds no hidden tests: your instructor runs them when grading. "
               "Running the visible tests.")
         hidden = False
-    result = check.check(path, hidden=hidden, seed=args.seed)
+    result = check.check(path, hidden=hidden, seed=args.seed, full=args.full)
     print(check.report(result, hidden))
     return check.exit_code(result)
 
@@ -89,6 +89,10 @@ def _cmd_export(args) -> int:
     return export.export_command(args)
 
 
+FULL_HELP = ("run every cell; by default, with hidden tests, cells no graded cell depends on are skipped where "
+             "the reference proved it changes nothing, and a notebook with any failure is rerun in full")
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="autograder", description=__doc__)
     sub = p.add_subparsers(dest="command", required=True)
@@ -131,6 +135,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--hidden", action="store_true",
                    help="also run the hidden tests from solutions/ (their source is never shown)")
     s.add_argument("--seed", type=int, default=None, help="seed for hidden-test inputs (default: fixed)")
+    s.add_argument("--full", action="store_true", help=FULL_HELP)
     s.set_defaults(func=_cmd_check)
 
     s = sub.add_parser("progress", help="report every exercise of every notebook (for self-study)",
@@ -146,6 +151,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="also run the hidden tests from solutions/: failures name the concept and section, "
                         "the tests' source and expected values are never shown")
     s.add_argument("--seed", type=int, default=None, help="seed for hidden-test inputs (default: fixed)")
+    s.add_argument("--full", action="store_true", help=FULL_HELP)
     s.set_defaults(func=_cmd_progress)
 
     s = sub.add_parser("grade", help="autograde submissions into the nbgrader gradebook (for instructors)",
@@ -156,6 +162,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--student", action="append", default=None, help="only this student (repeatable)")
     s.add_argument("--seed", type=int, default=None, help="hidden-test seed (default: drawn at random per run)")
     s.add_argument("--force", action="store_true", help="regrade even what is already graded")
+    s.add_argument("--full", action="store_true", help=FULL_HELP)
     s.add_argument("--retry-errors", action="store_true",
                    help="regrade the notebooks whose recorded result is a grader error (kept otherwise)")
     s.add_argument("--workers", type=int, default=None,

@@ -11,7 +11,7 @@ import copy
 import os
 import subprocess
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import nbformat
@@ -68,6 +68,9 @@ class ExecResult:
     nb: nbformat.NotebookNode
     error: str | None = None  # why the run stopped early (kernel died, timeout, ...)
     seconds: float = 0.0
+    probes: dict[int, str] = field(default_factory=dict)  # cell index -> what its probe expression gave
+    abandoned: str | None = None  # why a short run stopped so that the notebook runs in full
+    cell_seconds: dict[int, float] = field(default_factory=dict)  # code cell index -> seconds it ran
 
 
 def launch_env(extra: dict[str, str]) -> dict[str, str]:
@@ -100,8 +103,13 @@ def work_folder(sandbox, prefix: str):
 
 
 def execute(nb: nbformat.NotebookNode, cwd: os.PathLike, *, env: dict[str, str] | None = None,
-            limits: Limits | None = None, sandbox: "object | None" = None) -> ExecResult:
+            limits: Limits | None = None, sandbox: "object | None" = None,
+            probes: dict[int, str] | None = None) -> ExecResult:
     """Run ``nb`` top to bottom in a fresh kernel with working directory ``cwd``.
+
+    A code cell marked skipped (:func:`skip_reason`) is not run; it gets a note instead.
+    ``probes`` maps a cell index (or ``len(nb.cells)``, the end) to a Python expression evaluated
+    silently just before that cell runs; what it gives is in ``ExecResult.probes``.
 
     Never raises for what the notebook does: a cell error stays in that cell's
     outputs, and a dead or hung kernel ends the run with ``ExecResult.error`` set,
@@ -151,6 +159,17 @@ def execute(nb: nbformat.NotebookNode, cwd: os.PathLike, *, env: dict[str, str] 
             for index, cell in enumerate(nb.cells):
                 if cell.cell_type != "code":
                     continue
+                if skip_reason(cell):
+                    cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text=skip_reason(cell))]
+                    then = cell.metadata["autograder"].pop("then", None)
+                    if then:  # what the skipped cells would have done that must still happen (generators)
+                        said = probe(client, then, limits.cell_timeout)
+                        if said != "ok":
+                            result.abandoned = f"cell {index}: {said}"[:300]
+                            break
+                    continue
+                if probes and index in probes:
+                    result.probes[index] = probe(client, probes[index], limits.cell_timeout)
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
                     result.error = f"notebook time limit of {limits.notebook_timeout:.0f} s reached"
@@ -158,8 +177,10 @@ def execute(nb: nbformat.NotebookNode, cwd: os.PathLike, *, env: dict[str, str] 
                 client.timeout = max(1, int(min(limits.cell_timeout, remaining)))
                 client.start_cell_budget()
                 try:
+                    began = time.monotonic()
                     with timing.phase(cell_class(cell)):
                         client.execute_cell(cell, index)
+                    result.cell_seconds[index] = time.monotonic() - began
                 except CellTimeoutError:
                     _append_error(cell, "CellTimeoutError",
                                   f"cell ran longer than {client.timeout:.0f} s and was stopped")
@@ -174,6 +195,9 @@ def execute(nb: nbformat.NotebookNode, cwd: os.PathLike, *, env: dict[str, str] 
                         _append_error(cell, "DeadKernelError", "the kernel died while running this cell")
                         result.error = "the kernel died (crash, os._exit, or a resource limit)"
                     break
+            else:
+                if probes and len(nb.cells) in probes:
+                    result.probes[len(nb.cells)] = probe(client, probes[len(nb.cells)], limits.cell_timeout)
     except (RuntimeError, TimeoutError, DeadKernelError, OSError) as exc:
         if result.error is None:
             result.error = f"the kernel could not run the notebook: {type(exc).__name__}: {exc}"[:500]
@@ -188,6 +212,30 @@ def execute(nb: nbformat.NotebookNode, cwd: os.PathLike, *, env: dict[str, str] 
             ctx.destroy(linger=0)
     result.seconds = time.monotonic() - start
     return result
+
+
+def skip_reason(cell) -> str:
+    """Why the grader does not run this cell ("" when it runs): set by the short run only
+    (:func:`autograder.shortrun.mark`), with, optionally, an expression to evaluate in its place
+    (``then``) that must give ``"ok"``, or the run is abandoned."""
+    return str(cell.get("metadata", {}).get("autograder", {}).get("skipped", "") or "")
+
+
+def probe(client, expression: str, timeout: float) -> str:
+    """Evaluate ``expression`` in the kernel without a cell: no output, no history, no execution count."""
+    msg_id = client.kc.execute("", silent=True, store_history=False, user_expressions={"probe": expression},
+                               allow_stdin=False, stop_on_error=False)
+    reply = client.wait_for_reply(msg_id)
+    found = ((reply or {}).get("content", {}).get("user_expressions") or {}).get("probe", {})
+    if found.get("status") != "ok":
+        return f"probe failed: {found.get('ename', 'no reply')}: {str(found.get('evalue', ''))[:200]}"
+    text = found.get("data", {}).get("text/plain", "")
+    try:
+        import ast
+
+        return str(ast.literal_eval(text))
+    except (ValueError, SyntaxError):
+        return text
 
 
 def cell_class(cell) -> str:

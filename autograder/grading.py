@@ -15,7 +15,7 @@ from pathlib import Path
 
 import nbformat
 
-from . import course, outputs, timing
+from . import course, outputs, shortrun, timing
 from .coursedata import NotebookData
 from .execute import Limits, execute, work_folder
 from .records import ExerciseResult, NotebookResult, Reference
@@ -26,11 +26,14 @@ from .submission import arm_hidden_tests, copy_support_files, merge, read_submis
 
 def grade_notebook(student_path: Path, data: NotebookData, *, student_id: str, seed: int,
                    refs: Reference | None, limits: Limits | None = None, sandbox=None,
-                   compile_cache: Path | None = None) -> tuple[NotebookResult, nbformat.NotebookNode | None]:
+                   compile_cache: Path | None = None, full: bool = False) -> tuple[NotebookResult, nbformat.NotebookNode | None]:
     """Grade one submitted notebook; return its result and the executed notebook.
 
-    ``refs`` None runs the visible tests only.  Sandboxed, the run gets a private copy of
-    ``compile_cache``, the compiled kernels the reference run left."""
+    ``refs`` None runs the visible tests only.  Unless ``full``, and where the reference proved it
+    safe (:mod:`autograder.shortrun`), the cells no graded cell depends on are skipped; a short run
+    in which any exercise fails or errors is graded again in full, and the full run counts.
+    Sandboxed, a run gets a private copy of ``compile_cache``, the compiled kernels the reference
+    run left."""
     limits = limits or Limits()
     hidden = refs is not None
     result = NotebookResult(student_id, data.assignment.name, data.name, seed=seed)
@@ -48,18 +51,36 @@ def grade_notebook(student_path: Path, data: NotebookData, *, student_id: str, s
         result.tampering.append(f"the notebook does not look like {data.assignment.name}/{data.name} (no matching cells)")
     if hidden:
         arm_hidden_tests(merged, seed)
-    with work_folder(sandbox, "grade-") as work:
-        with timing.phase("grader: copy support files"):
-            copy_support_files(student_path.parent, work)
-            copy_support_files(data.support_dir, work)  # what the release ships beside the notebook
-        env = {"AUTOGRADER_MODE": "record"}
-        if sandbox is not None:
-            seed_compile_cache(work, compile_cache)
-            env.update(compile_cache_env(work))
-        with timing.phase("execute (kernel run, total)"):
-            res = execute(merged, work, env=env, limits=limits, sandbox=sandbox)
-    result.error, result.seconds = res.error, res.seconds
-    with timing.phase("grader: judge observations"):
-        got = collect(res.nb, data.exercises)
-        result.exercises = score(data, got, refs, student, res.error)
+
+    def run(nb):
+        with work_folder(sandbox, "grade-") as work:
+            with timing.phase("grader: copy support files"):
+                copy_support_files(student_path.parent, work)
+                copy_support_files(data.support_dir, work)  # what the release ships beside the notebook
+            env = {"AUTOGRADER_MODE": "record"}
+            if sandbox is not None:
+                seed_compile_cache(work, compile_cache)
+                env.update(compile_cache_env(work))
+            with timing.phase("execute (kernel run, total)"):
+                res = execute(nb, work, env=env, limits=limits, sandbox=sandbox)
+        with timing.phase("grader: judge observations"):
+            got = collect(res.nb, data.exercises)
+            return res, score(data, got, refs, student, res.error)
+
+    short, skipped = (None, 0) if full or refs is None else shortrun.prepare(merged, data.release, refs.short)
+    if short is not None:
+        res, exercises = run(short)
+        short_seconds = res.seconds
+        if not res.error and not res.abandoned and all(e.status in ("passed", "not attempted") for e in exercises):
+            result.run = f"short: {skipped} of {sum(c.cell_type == 'code' for c in merged.cells)} code cells skipped"
+        else:
+            why = ("the random-number generators did not reach a skipped stretch as in the reference"
+                   if res.abandoned else "an exercise failed or errored in the short run")
+            res, exercises = run(merged)
+            res.seconds += short_seconds
+            result.run = f"full, after a short run ({why})"
+    else:
+        res, exercises = run(merged)
+        result.run = "full"
+    result.error, result.seconds, result.exercises = res.error, res.seconds, exercises
     return result, outputs.clean_notebook(res.nb, limits.max_notebook_output_kb * 1024)

@@ -33,6 +33,7 @@ class Job:
     sandbox: bool
     key: str  # what the result is valid for: the submission's and the solution's content
     refs: Reference | None = None
+    full: bool = False  # run every cell (no short run)
 
     @property
     def assignment(self) -> str:
@@ -94,7 +95,7 @@ def run_job(job: Job) -> JobOutput:
     try:
         with timing.unit("job", student=job.student, assignment=job.assignment, notebook=job.notebook):
             result, executed = grade_notebook(Path(job.path), job.data, student_id=job.student, seed=job.seed,
-                                              refs=job.refs, limits=Limits.from_env(),
+                                              refs=job.refs, limits=Limits.from_env(), full=job.full,
                                               sandbox=make_sandbox(job.sandbox),
                                               compile_cache=compile_cache_store(reference_cache(job.root), job.data))
     except Exception as exc:  # noqa: BLE001 - a grader fault must still leave a recorded result
@@ -106,7 +107,7 @@ def run_job(job: Job) -> JobOutput:
         return JobOutput(result)
 
 
-def reference_job(data: NotebookData, seed: int, sandbox: bool) -> Reference:
+def reference_job(data: NotebookData, seed: int, sandbox: bool, short: bool = True) -> Reference:
     """Run one notebook's reference solution (in a worker): its observations, or why there are none."""
     where = f"{data.assignment.name}/{data.name}"
     print(f"reference run: {where} (seed {seed})", flush=True)
@@ -114,7 +115,7 @@ def reference_job(data: NotebookData, seed: int, sandbox: bool) -> Reference:
     try:
         with timing.unit("reference", assignment=data.assignment.name, notebook=data.name):
             ref = run_reference(data, seed, limits=Limits.from_env(), sandbox=make_sandbox(sandbox),
-                                cache_dir=reference_cache(data.root))
+                                cache_dir=reference_cache(data.root), short=short)
     except Exception as exc:  # noqa: BLE001 - grade stops before recording anything
         ref = Reference(failure=f"{type(exc).__name__}: {str(exc)[:600]}")
     if ref.failure:

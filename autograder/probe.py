@@ -284,13 +284,46 @@ def observe(exercise: str, fn: Callable[[Observations], Any], seed: int | None =
     Its seed: ``exercise_seed`` as given, else derived from ``seed``, else the armed one, else
     derived from the grading seed of the environment."""
     obs = Observations(exercise, exercise_seed if exercise_seed is not None else _exercise_seed(exercise, seed))
+    saved = _generator_states()
     _seed_everything(obs.seed)
     error = None
     try:
         fn(obs)
     except Exception as exc:  # the learner's code raised: that is an observation too
         error = _describe_error(exc)
+    finally:
+        # the notebook's random stream goes on as if the hidden test had not run: what the learner's
+        # code drew inside it (more, fewer, none) does not shift the numbers any later cell draws
+        _restore_generators(saved)
     return obs.payload(error)
+
+
+def _generator_states() -> dict:
+    import torch
+
+    states = {"random": random.getstate(), "torch": torch.get_rng_state()}
+    try:
+        import numpy as np
+
+        states["numpy"] = np.random.get_state()
+    except ImportError:  # pragma: no cover
+        pass
+    if torch.cuda.is_available() and torch.cuda.is_initialized():
+        states["cuda"] = torch.cuda.get_rng_state_all()
+    return states
+
+
+def _restore_generators(states: dict) -> None:
+    import torch
+
+    random.setstate(states["random"])
+    torch.set_rng_state(states["torch"])
+    if "numpy" in states:
+        import numpy as np
+
+        np.random.set_state(states["numpy"])
+    if "cuda" in states:
+        torch.cuda.set_rng_state_all(states["cuda"])
 
 
 def hidden_test(exercise: str):

@@ -58,7 +58,7 @@ def untouched_result(path: Path, root: Path) -> NotebookResult | None:
 
 
 def run(notebooks: list[Path], hidden: bool, root: Path, seed: int | None = None,
-        log=None) -> list[tuple[Path, NotebookResult | None, str | None]]:
+        log=None, full: bool = False) -> list[tuple[Path, NotebookResult | None, str | None]]:
     """Check each notebook against the course at ``root``;
     return (path, result, problem) per notebook, in order."""
     out = []
@@ -69,7 +69,7 @@ def run(notebooks: list[Path], hidden: bool, root: Path, seed: int | None = None
             if result is None:
                 if log:
                     log(f"running {path.name} ({'visible and hidden' if hidden else 'visible'} tests) ...")
-                result = check.check(path, hidden=hidden, seed=seed)
+                result = check.check(path, hidden=hidden, seed=seed, full=full)
             out.append((path, result, None))
         except KeyError:
             out.append((path, None, "not a course notebook (no notebook of that name in solutions/)"))
@@ -143,6 +143,6 @@ def progress_command(args) -> int:
     def log(msg: str) -> None:
         print(msg, file=sys.stderr, flush=True)
 
-    rows = run(notebooks, hidden=args.hidden, root=root, seed=args.seed, log=log)
+    rows = run(notebooks, hidden=args.hidden, root=root, seed=args.seed, log=log, full=getattr(args, "full", False))
     print(table(rows, args.hidden))
     return exit_code(rows)

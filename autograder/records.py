@@ -37,6 +37,7 @@ class NotebookResult:
     submitted_at_source: str = ""  # collector, the learner's timestamp.txt, or the file's time
     seconds_late: float = 0.0  # past the due date (autograder.late)
     late_penalty: float = 0.0  # points taken by the late policy
+    run: str = ""  # how the notebook ran: full, short (cells skipped), or full after a short run
 
     @property
     def final_score(self) -> float:
@@ -80,11 +81,38 @@ class CellOutcome:
 
 
 @dataclass
+class ShortPlan:
+    """What the reference proved about skipping cells of one notebook."""
+
+    skip_sources: list[str] = field(default_factory=list)  # the release's cells proven safe to skip
+    code_cells: int = 0
+    failure: str | None = None  # why this notebook is graded in full
+    rng: dict[str, dict] = field(default_factory=dict)  # cell key -> the generators before it in the full run
+    seconds: tuple[float, float] = (0.0, 0.0)  # the reference's cells: all of them, and those skipped
+
+    @property
+    def ok(self) -> bool:
+        return self.failure is None and bool(self.skip_sources)
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict | None) -> "ShortPlan | None":
+        if not isinstance(d, dict):
+            return None
+        return cls(list(d.get("skip_sources") or []), int(d.get("code_cells") or 0), d.get("failure"),
+                   dict(d.get("rng") or {}), tuple(d.get("seconds") or (0.0, 0.0)))
+
+
+
+@dataclass
 class Reference:
     """A notebook's reference observations per exercise, or why the reference could not run."""
 
     observations: dict[str, dict] | None = None
     failure: str | None = None
+    short: ShortPlan | None = None  # what skipping cells was proven to change (autograder.shortrun)
 
     @property
     def ok(self) -> bool:

@@ -13,9 +13,10 @@ import os
 import shutil
 from pathlib import Path
 
+from . import shortrun
 from .coursedata import NotebookData
 from .execute import Limits, execute, work_folder
-from .records import Reference
+from .records import Reference, ShortPlan
 from .scoring import collect
 from .submission import arm_hidden_tests, copy_support_files, sha
 
@@ -54,51 +55,104 @@ def seed_compile_cache(work: Path, store: Path | None) -> None:
 
 
 def run_reference(data: NotebookData, seed: int, limits: Limits | None = None, sandbox=None,
-                  cache_dir: Path | None = None) -> Reference:
+                  cache_dir: Path | None = None, short: bool = True) -> Reference:
     """The reference solution's observations on ``seed``, per exercise (cached by content and seed), or
     why it could not produce them: it must run every cell cleanly where the submissions will run.
 
-    Sandboxed and with ``cache_dir``, the compile caches the solution leaves behind are kept
-    too (:func:`compile_cache_store`), for the graded runs of the same notebook.
+    With ``short``, the solution then runs again with the cells the short run would skip, and
+    :attr:`Reference.short` says whether that changed anything a graded cell sees
+    (:mod:`autograder.shortrun`).  Sandboxed and with ``cache_dir``, the compile caches the
+    solution leaves behind are kept too (:func:`compile_cache_store`), for the graded runs.
     """
-    key = sha(f"{data.solution_sha}/{seed}")[:24]
+    key = sha(f"{data.solution_sha}/{seed}/{'short-1' if short else 'full'}")[:24]
     cache = (cache_dir / f"{data.name}-{key}.json") if cache_dir else None
     if cache and cache.is_file():
-        return Reference(observations=json.loads(cache.read_text()))
+        found = json.loads(cache.read_text())
+        return Reference(observations=found["observations"], short=ShortPlan.from_dict(found.get("short")))
     store = compile_cache_store(cache_dir, data) if cache_dir and sandbox is not None else None
-    with work_folder(sandbox, "reference-") as tmp:
-        copy_support_files(data.support_dir, tmp)
-        seed_compile_cache(tmp, store)
-        # unsandboxed, torch's own cache under /tmp is shared and warm already
-        cc = compile_cache_env(tmp) if sandbox is not None else {}
-        res = execute(arm_hidden_tests(copy.deepcopy(data.solution), seed), tmp,
-                      env={"AUTOGRADER_MODE": "record", **cc}, limits=limits, sandbox=sandbox)
-        made = tmp / COMPILE_CACHE
-        if store is not None and not res.error and made.is_dir() and any(made.rglob("*")):
-            staging = store.with_name(f"{store.name}.{os.getpid()}.tmp")
-            shutil.rmtree(staging, ignore_errors=True)
-            _copy_regular_files(made, staging)
-            shutil.rmtree(store, ignore_errors=True)
-            os.replace(staging, store)
+    armed = arm_hidden_tests(copy.deepcopy(data.solution), seed)
+    expressions = shortrun.reference_probes(armed, data.release) if short else {}
+
+    def run(nb, probes, keep_cache: bool):
+        with work_folder(sandbox, "reference-") as tmp:
+            copy_support_files(data.support_dir, tmp)
+            seed_compile_cache(tmp, store)
+            # unsandboxed, torch's own cache under /tmp is shared and warm already
+            cc = compile_cache_env(tmp) if sandbox is not None else {}
+            res = execute(nb, tmp, env={"AUTOGRADER_MODE": "record", **cc}, limits=limits, sandbox=sandbox,
+                          probes=probes)
+            made = tmp / COMPILE_CACHE
+            if keep_cache and store is not None and not res.error and made.is_dir() and any(made.rglob("*")):
+                staging = store.with_name(f"{store.name}.{os.getpid()}.tmp")
+                shutil.rmtree(staging, ignore_errors=True)
+                _copy_regular_files(made, staging)
+                shutil.rmtree(store, ignore_errors=True)
+                os.replace(staging, store)
+        return res
+
+    res = run(armed, expressions, keep_cache=True)
     where = f"reference solution {data.assignment.name}/{data.name}"
+    observations, failure = _observations(data, res, where)
+    if failure:
+        return Reference(failure=failure)
+    plan = prove_short(data, armed, res, expressions, lambda nb, probes: run(nb, probes, keep_cache=False)) \
+        if short else None
+    if cache:
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        tmpf = cache.with_suffix(".tmp")
+        tmpf.write_text(json.dumps({"observations": observations, "short": plan.to_dict() if plan else None}))
+        os.replace(tmpf, cache)
+    return Reference(observations=observations, short=plan)
+
+
+def _observations(data: NotebookData, res, where: str) -> tuple[dict | None, str | None]:
+    """Each exercise's observations from a clean run of the solution, or why there are none."""
     if res.error:
-        return Reference(failure=f"{where} did not run to the end: {res.error}")
+        return None, f"{where} did not run to the end: {res.error}"
     for i, cell in enumerate(res.nb.cells):
         failed = next((o for o in cell.get("outputs", []) if o.get("output_type") == "error"), None)
         if failed is not None:
-            return Reference(failure=f"{where}, cell {i}, raised {failed.get('ename')}: "
-                                     f"{str(failed.get('evalue'))[:300]}")
+            return None, f"{where}, cell {i}, raised {failed.get('ename')}: {str(failed.get('evalue'))[:300]}"
     got = collect(res.nb, data.exercises)
     observations = {}
     for ex in data.exercises:
         entry = got[ex.id]
         if entry.error or not entry.payload or entry.payload.get("error"):
             why = entry.error or (entry.payload or {}).get("error") or "no observations"
-            return Reference(failure=f"{where} failed its own test {ex.id}: {why}")
+            return None, f"{where} failed its own test {ex.id}: {why}"
         observations[ex.id] = entry.payload
-    if cache:
-        cache.parent.mkdir(parents=True, exist_ok=True)
-        tmpf = cache.with_suffix(".tmp")
-        tmpf.write_text(json.dumps(observations))
-        os.replace(tmpf, cache)
-    return Reference(observations=observations)
+    return observations, None
+
+
+def prove_short(data: NotebookData, armed, full, expressions: dict[int, str], run) -> ShortPlan:
+    """Run the solution short and compare it with its full run (see :mod:`autograder.shortrun`).
+
+    ``full`` is the full run (an :class:`~autograder.execute.ExecResult` whose probes were
+    ``expressions``); ``run(nb, probes)`` runs a notebook the same way and returns its result."""
+    code_cells = sum(c.cell_type == "code" for c in armed.cells)
+    extra: dict[int, str] = {}
+    while True:
+        skip, _ = shortrun.select(armed, data.release, extra)
+        wrote = shortrun.writers(armed, skip, full.probes)
+        if not wrote:
+            break
+        extra.update(wrote)
+    if not skip:
+        return ShortPlan(code_cells=code_cells, failure="every cell is needed by a graded cell")
+    plan = shortrun.plan_from(armed, data.release, skip, full.probes)
+    short = run(shortrun.mark(armed, skip, plan, data.release), shortrun.short_probes(armed, expressions))
+    where = f"the short run of {data.assignment.name}/{data.name}"
+    if short.abandoned:
+        return ShortPlan(code_cells=code_cells, failure=f"{where} was abandoned: {short.abandoned}")
+    observations, failure = _observations(data, short, where)
+    if failure:
+        return ShortPlan(code_cells=code_cells, failure=failure)
+    full_obs, _ = _observations(data, full, where)
+    differs = [e for e in observations if observations[e] != full_obs.get(e)]
+    if differs:
+        return ShortPlan(code_cells=code_cells, failure=f"{where} observed something else in {', '.join(differs)}")
+    mismatch = shortrun.compare(armed, full.probes, short.probes, skip)
+    if mismatch:
+        return ShortPlan(code_cells=code_cells, failure=mismatch)
+    plan.seconds = (round(sum(full.cell_seconds.values()), 2), round(sum(full.cell_seconds.get(i, 0.0) for i in skip), 2))
+    return plan

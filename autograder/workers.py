@@ -70,10 +70,10 @@ class LocalBackend:
             self.pool.shutdown(wait=True, cancel_futures=True)
             self.pool = None
 
-    def references(self, notebooks: list, seed: int, sandbox: bool) -> dict:
+    def references(self, notebooks: list, seed: int, sandbox: bool, short: bool = True) -> dict:
         if self.pool is None:
-            return {(d.assignment.name, d.name): reference_job(d, seed, sandbox) for d in notebooks}
-        futures = {(d.assignment.name, d.name): (d, self.pool.submit(reference_job, d, seed, sandbox))
+            return {(d.assignment.name, d.name): reference_job(d, seed, sandbox, short) for d in notebooks}
+        futures = {(d.assignment.name, d.name): (d, self.pool.submit(reference_job, d, seed, sandbox, short))
                    for d in notebooks}
         out = {}
         for k, (d, fut) in futures.items():

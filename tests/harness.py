@@ -21,8 +21,9 @@ from pathlib import Path
 
 import nbformat
 
-from autograder import course, release
+from autograder import course, release, shortrun
 from autograder.execute import kernel_arguments, launch_env
+from autograder.references import prove_short
 from autograder.scoring import cell_outcome, verdict
 from autograder.submission import copy_support_files
 
@@ -97,11 +98,18 @@ class NotebookSession:
 
     # -- steps --------------------------------------------------------------------------
     def run_solution(self) -> SolutionRun:
+        """Run the solution top to bottom, the state fingerprinted before each cell as the grader's
+        reference run does it (for :meth:`prove_short`)."""
+        from autograder.execute import ExecResult, probe
+
         out = SolutionRun()
         cells = list(self.nb.cells)
+        self.expressions = shortrun.reference_probes(self.solution, self.release)
+        self.full = ExecResult(self.nb)
         for i, cell in enumerate(cells):
             if cell.cell_type != "code":
                 continue
+            self.full.probes[i] = probe(self.client, self.expressions[i], self.cell_timeout)
             self.client.execute_cell(cell, i)
             for o in cell.outputs:
                 if o.get("output_type") == "error":
@@ -115,8 +123,27 @@ class NotebookSession:
                                   "graded runs keep 1 MiB of output per cell: observe slices and summaries")
             else:
                 out.references[ex.id] = entry.payload
+        end = len(cells)
+        self.full.probes[end] = probe(self.client, self.expressions[end], self.cell_timeout)
         self.references = out.references
         return out
+
+    def prove_short(self):
+        """The grader's release-time proof of the short run (:func:`autograder.references.prove_short`),
+        on this session's full run: the short run executes in a fresh kernel, same seed and folder contents."""
+        from autograder.coursedata import NotebookData
+        from autograder.execute import execute
+
+        full = copy.copy(self.full)
+        full.nb = nbformat.from_dict(copy.deepcopy(dict(self.nb, cells=self.nb.cells[:len(self.solution.cells)])))
+
+        def run(nb, probes):
+            with tempfile.TemporaryDirectory(prefix="harness-short-") as tmp:
+                copy_support_files(self.assignment.solution_dir, Path(tmp))
+                return execute(nb, tmp, env={"AUTOGRADER_MODE": "record", "AUTOGRADER_SEED": str(SEED)}, probes=probes)
+
+        data = NotebookData.load(self.assignment, self.notebook)
+        return prove_short(data, self.solution, full, self.expressions, run)
 
     def _test_cell(self, ex: course.Exercise):
         return self.solution.cells[ex.test_cell]

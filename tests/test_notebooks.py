@@ -9,7 +9,13 @@ For each notebook, one kernel (see ``harness.py``):
    points; the released stub and every ``wrong_*.py`` earn nothing, and are rejected
    by the hidden tests alone too (visible asserts can be switched off by a submission);
 4. a ``wrong_*.py`` whose first line is ``# caught by the visible tests`` fails the visible
-   asserts alone, as the learner's released copy runs them.
+   asserts alone, as the learner's released copy runs them;
+5. the short run is proven, as the grader proves it before skipping anything
+   (:func:`autograder.references.prove_short`): the solution run short in a fresh kernel gives the
+   same observations, and every graded cell, and the end of the notebook, sees the same values,
+   generators and settings as in the full run.  When it fails, the message names the graded cell
+   that saw a difference and the cells skipped before it.  Variants run at the end of the full
+   run, whose state the proof shows equal to the short run's for every name a graded cell reads.
 """
 
 from __future__ import annotations
@@ -32,6 +38,9 @@ def test_notebook(assignment, notebook):
         run = s.run_solution()
         problems += [f"solution: {e}" for e in run.errors]
         assert not problems, "\n".join(problems)
+        plan = s.prove_short()
+        assert plan.failure is None, f"the short run of {notebook} is not proven: {plan.failure}"
+        assert plan.skip_sources, f"the short run of {notebook} skips nothing"
         for ex in s.exercises:
             p2 = s.payload_with_seed(ex, SEED2)
             if not p2 or not numeric_seed_dependent(s.references[ex.id], p2):
@@ -57,3 +66,4 @@ def test_notebook(assignment, notebook):
                     problems.append(f"{ex.id}/{label} passes the visible tests: the learner's own check "
                                     "misses the bug its section teaches")
     assert not problems, "\n".join(problems)
+

@@ -1,0 +1,189 @@
+"""The short run: which cells a grade depends on (static reading), and that skipping the others
+changes no verdict (the proof on the reference, the full-run fallback, ``--full``).
+
+The slice is checked on small made-up notebooks, one hazard each; the grading path on a real
+course notebook, through :func:`autograder.check.check`, the call ``autograder check`` makes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from autograder import course, statedigest
+from autograder.dependencies import analyze, needed
+
+from support import ROOT, set_answers
+
+
+def kept(cells: list[str], roots: list[int]) -> set[int]:
+    return needed(cells, {i: "root" for i in roots}).keep
+
+
+# ------------------------------------------------------------------ the static slice
+
+def test_a_demo_nothing_reads_is_skipped_and_a_definition_is_kept():
+    cells = ["import torch", "x = torch.ones(3)", "demo = torch.randn(1000, 1000) @ torch.randn(1000, 1000)",
+             "print(demo.sum())", "assert x.sum() == 3"]
+    assert kept(cells, [4]) == {0, 1, 4}
+
+
+def test_a_rebinding_ends_what_came_before():
+    cells = ["x = 1", "x = x + 1", "x = 10", "assert x == 10"]
+    assert kept(cells, [3]) == {2, 3}
+    cells = ["x = [1]", "x.append(2)", "assert x == [1, 2]"]
+    assert kept(cells, [2]) == {0, 1, 2}
+
+
+def test_a_write_through_another_name_is_followed():
+    cells = ["import torch", "model = torch.nn.Linear(2, 1)",
+             "opt = torch.optim.SGD(model.parameters(), lr=0.1)",
+             "model(torch.ones(1, 2)).sum().backward()\nopt.step()",
+             "unrelated = 3",
+             "print(model.weight)"]
+    assert {1, 2, 3} <= kept(cells, [5]) and 4 not in kept(cells, [5])
+    cells = ["import torch", "w = torch.zeros(3)", "v = w.view(3)", "v.add_(1)", "print(w)"]
+    assert 3 in kept(cells, [4])
+    cells = ["items = []", "t = [0]", "items.append(t)", "t.append(1)", "print(items)"]
+    assert 3 in kept(cells, [4])
+
+
+def test_a_function_reads_its_globals_when_it_is_called():
+    cells = ["scale = 2", "def f(v):\n    return v * scale", "scale = 3", "assert f(1) == 3"]
+    assert kept(cells, [3]) == {0, 1, 2, 3}  # f may be called between its definition and cell 2
+    cells = ["def f(v):\n    return v * scale", "scale = 2", "demo = f(5)", "scale = 3", "assert f(1) == 3"]
+    assert kept(cells, [4]) == {0, 1, 3, 4}
+
+
+def test_a_loop_reads_what_it_accumulates():
+    cells = ["total = 0", "for i in range(3):\n    total = total + i", "assert total == 3"]
+    assert kept(cells, [2]) == {0, 1, 2}
+
+
+def test_names_bound_before_use_in_the_same_cell_are_not_reads():
+    f = analyze("try:\n    fig, ax = make()\n    ax.plot(1)\nexcept RuntimeError as err:\n    print(err)")
+    assert f.reads == {"make", "RuntimeError", "print"}
+
+
+def test_timing_magics_are_read_as_code_and_other_magics_are_kept():
+    assert {"f", "x"} <= analyze("%timeit f(x)").reads
+    assert analyze("%%bash\necho hi > file.txt").always
+    assert analyze("!ls").always
+    assert not analyze("x = 1  # 50% of it").always
+
+
+def test_what_changes_the_process_is_always_kept():
+    assert analyze("import torch").always
+    assert analyze("torch.use_deterministic_algorithms(True)").always
+    assert not analyze("g = torch.Generator().manual_seed(0)").always
+    assert analyze("torch.manual_seed(0)\nx = torch.randn(3)").leading_seeds == {"torch", "cuda"}
+
+
+def test_a_setting_passed_by_keyword_links_nothing():
+    cells = ["device = 'cpu'", "import torch", "a = torch.ones(2, device=device)", "b = torch.zeros(2, device=device)",
+             "a.add_(1)", "print(b, device)"]
+    assert kept(cells, [5]) == {0, 1, 3, 5}
+
+
+# ------------------------------------------------------------------ fingerprints and generators
+
+def test_fingerprints_follow_contents_not_identity():
+    import torch
+
+    a, b = torch.nn.Linear(3, 2), torch.nn.Linear(3, 2)
+    b.load_state_dict(a.state_dict())
+    assert statedigest.value(a) == statedigest.value(b)
+    with torch.no_grad():
+        b.weight[0, 0] += 1
+    assert statedigest.value(a) != statedigest.value(b)
+    assert statedigest.value([1, {"k": torch.ones(2)}]) == statedigest.value([1, {"k": torch.ones(2)}])
+    assert statedigest.value(torch.ones(2)) != statedigest.value(torch.ones(2, dtype=torch.float64))
+
+
+def test_generators_are_restored_only_from_where_the_reference_had_them():
+    import torch
+
+    torch.manual_seed(0)
+    before = statedigest.rng()
+    torch.randn(5)
+    after = json.loads(statedigest.snapshot_json())
+    expected = torch.randn(3)
+    torch.manual_seed(0)
+    assert statedigest.restore({"torch": before["torch"]}, {"torch": after["raw"]["torch"]}) == "ok"
+    assert torch.equal(torch.randn(3), expected)
+    torch.manual_seed(1)  # elsewhere than the reference was: nothing moves
+    state = torch.get_rng_state()
+    assert statedigest.restore({"torch": before["torch"]}, {"torch": after["raw"]["torch"]}).startswith("diverged")
+    assert torch.equal(torch.get_rng_state(), state)
+
+
+# ------------------------------------------------------------------ grading: short, fallback, --full
+
+NOTEBOOK = "01_tensors"
+
+
+@pytest.fixture(scope="module")
+def answered(tmp_path_factory):
+    """Two copies of notebook 01 in a copy of the course: every answer right, and one answer wrong."""
+    root = course.copy_course(ROOT, tmp_path_factory.mktemp("course") / "course", ("source", "release"))
+    a = course.Assignment(NOTEBOOK, root)
+    solution = course.read(a.solution(NOTEBOOK))
+    answers = {course.grade_id(c): c.source for c in solution.cells if course.is_solution(c)}
+    right = a.release(NOTEBOOK)
+    set_answers(right, answers)
+    wrong = root / "wrong" / right.name  # check finds the notebook by its name, inside the course
+    wrong.parent.mkdir()
+    wrong_answers = dict(answers)
+    wrong_answers["ex1_2_solution"] = (ROOT / "tests" / "answers" / NOTEBOOK / "ex1_2").glob("wrong_*.py").__next__().read_text()
+    right_copy = nbformat.read(right, 4)
+    nbformat.write(right_copy, wrong)
+    set_answers(wrong, wrong_answers)
+    return root, right, wrong
+
+
+@pytest.mark.slow
+@pytest.mark.xdist_group("shortrun-01")
+def test_short_run_matches_the_full_run_and_falls_back_on_a_failure(answered):
+    from autograder.check import check
+
+    root, right, wrong = answered
+    short = check(right, hidden=True)
+    assert short.run.startswith("short:"), short.run
+    full = check(right, hidden=True, full=True)
+    assert full.run == "full"
+    assert [(e.id, e.status, e.score) for e in short.exercises] == [(e.id, e.status, e.score) for e in full.exercises]
+    assert all(e.status == "passed" for e in short.exercises)
+
+    failing = check(wrong, hidden=True)
+    assert failing.run.startswith("full, after a short run"), failing.run
+    by_id = {e.id: e for e in failing.exercises}
+    assert by_id["ex1_2"].status == "failed" and by_id["ex1_1"].status == "passed"
+    refs = list((root / ".cache" / "reference").glob(f"{NOTEBOOK}-*.json"))
+    plans = [json.loads(p.read_text())["short"] for p in refs]
+    assert any(p and p["skip_sources"] and not p["failure"] for p in plans), "the reference proved no short run"
+
+
+@pytest.mark.slow
+@pytest.mark.xdist_group("shortrun-01")
+def test_the_autograded_notebook_says_which_cells_were_skipped(answered, tmp_path):
+    from autograder.coursedata import NotebookData
+    from autograder.execute import skip_reason
+    from autograder.grading import grade_notebook
+    from autograder.probe import DEFAULT_SEED
+    from autograder.references import run_reference
+    from autograder.shortrun import SKIPPED_NOTE
+
+    root, right, _ = answered
+    data = NotebookData.load(course.Assignment(NOTEBOOK, root), NOTEBOOK)
+    refs = run_reference(data, DEFAULT_SEED, cache_dir=root / ".cache" / "reference")  # check's, when it ran first
+    assert refs.short and refs.short.ok, refs.short
+    result, executed = grade_notebook(right, data, student_id="me", seed=DEFAULT_SEED, refs=refs)
+    skipped = [c for c in executed.cells if c.cell_type == "code" and skip_reason(c)]
+    assert skipped and result.run.startswith("short:")
+    for c in skipped:
+        assert c.outputs[0]["text"] == SKIPPED_NOTE
+        assert "then" not in c.metadata["autograder"]  # the generators' states do not stay in the notebook
+    graded = [c for c in executed.cells if course.grade_id(c)]
+    assert graded and not any(skip_reason(c) for c in graded)
