@@ -30,21 +30,21 @@ import json
 import nbformat
 
 from . import course, statedigest
-from .dependencies import Slice, analyze, needed
+from .cellfacts import analyze
+from .dependencies import Slice, needed
 from .submission import sha
 from .records import ShortPlan
 
 SKIPPED_NOTE = ("[not run in grading: no graded cell depends on this cell, so the grader skipped it "
                 "(short run); `autograder grade --full` runs every cell]\n")
 GENERATORS = ("torch", "cuda", "numpy", "random")
-# torch's generators start from a fixed seed; numpy's and Python's from the OS's entropy, so until a
-# cell seeds them their streams differ from run to run anyway and skipping a draw changes nothing
-ENTROPY_SEEDED = ("numpy", "random")
+# every process-wide generator starts from the OS's entropy (torch's too, in this torch): until a cell
+# seeds one, its stream differs from run to run anyway, and skipping a draw from it changes nothing
 
 
 def _seeded_by(nb, upto: int) -> set[str]:
     """The generators some code cell before ``upto`` seeds (so their streams are reproducible from there)."""
-    out = {g for g in GENERATORS if g not in ENTROPY_SEEDED}
+    out: set[str] = set()
     for i, c in enumerate(nb.cells[:upto]):
         if c.cell_type == "code":
             out |= analyze(c.source).seeds
@@ -62,16 +62,9 @@ def _release_sources(release) -> set[str]:
 def roots(nb, release) -> dict[int, str]:
     """The cells every short run keeps: graded cells, and the learner's own (any plain code cell
     that is not, word for word, one of the release's)."""
-    ours = _release_sources(release)
-    out = {}
-    for i, c in enumerate(nb.cells):
-        if c.cell_type != "code":
-            continue
-        if course.grade_id(c):
-            out[i] = f"graded cell {course.grade_id(c)}"
-        elif c.source not in ours:
-            out[i] = "the learner's own cell (or an edited one)"
-    return out
+    named = keys(nb, release)
+    return {i: f"graded cell {course.grade_id(c)}" if course.grade_id(c) else "the learner's own cell (or an edited one)"
+            for i, c in enumerate(nb.cells) if c.cell_type == "code" and (course.grade_id(c) or i not in named)}
 
 
 def keys(nb, release) -> dict[int, str]:

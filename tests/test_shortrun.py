@@ -13,7 +13,8 @@ import nbformat
 import pytest
 
 from autograder import course, statedigest
-from autograder.dependencies import analyze, needed
+from autograder.cellfacts import analyze
+from autograder.dependencies import needed
 
 from support import ROOT, set_answers
 
@@ -117,6 +118,56 @@ def test_generators_are_restored_only_from_where_the_reference_had_them():
     state = torch.get_rng_state()
     assert statedigest.restore({"torch": before["torch"]}, {"torch": after["raw"]["torch"]}).startswith("diverged")
     assert torch.equal(torch.get_rng_state(), state)
+
+
+# ------------------------------------------------------------------ the proof catches what reading missed
+
+def _cell(source: str, grade_id: str | None = None, solution: bool = False):
+    cell = nbformat.v4.new_code_cell(source)
+    if grade_id:
+        cell.metadata["nbgrader"] = {"grade_id": grade_id, "solution": solution, "grade": not solution,
+                                     "locked": not solution, "schema_version": 3,
+                                     **({} if solution else {"points": 1})}
+    return cell
+
+
+def _prove(nb, folder):
+    """The grader's proof on a made-up notebook: (what it skips, the marked short run, what differs)."""
+    from autograder import shortrun
+    from autograder.execute import execute
+
+    expressions = shortrun.reference_probes(nb, nb)
+    full = execute(nb, folder, probes=expressions)
+    skip, _ = shortrun.select(nb, nb)
+    plan = shortrun.plan_from(nb, nb, skip, full.probes)
+    marked = shortrun.mark(nb, skip, plan, nb)
+    short = execute(marked, folder, probes=shortrun.short_probes(nb, expressions))
+    return skip, marked, shortrun.compare(nb, full.probes, short.probes, skip)
+
+
+def test_the_proof_names_the_graded_cell_that_saw_a_write_reading_missed(tmp_path):
+    nb = nbformat.v4.new_notebook(cells=[
+        _cell("import torch\nk = 1"),
+        _cell("def f():\n    return k + 1", "ex_solution", solution=True),
+        _cell("globals()['k'] = 2"),  # no reading of the source sees this write
+        _cell("assert f() > 0", "ex_tests"),
+    ])
+    skip, _, said = _prove(nb, tmp_path)
+    assert skip == {2}
+    assert said and said.startswith("before cell 3 (ex_tests), the value of k differs") and "[2]" in said, said
+
+
+def test_a_skipped_draw_is_replaced_by_the_generators_it_would_leave(tmp_path):
+    nb = nbformat.v4.new_notebook(cells=[
+        _cell("import torch\ntorch.manual_seed(0)"),
+        _cell("def f():\n    return torch.rand(1).item()", "ex_solution", solution=True),
+        _cell("noise = torch.rand(1000)\ngetattr(torch, 'manual_' + 'seed')(5)"),  # a draw and a hidden reseed
+        _cell("value = f()\nassert 0 <= value < 1", "ex_tests"),
+    ])
+    skip, marked, said = _prove(nb, tmp_path)
+    assert skip == {2}
+    assert "restore" in marked.cells[2].metadata["autograder"]["then"]
+    assert said is None, said  # the test cell draws the very numbers it draws in the full run
 
 
 # ------------------------------------------------------------------ grading: short, fallback, --full
