@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import ast
 import builtins
+import functools
 import re
 from dataclasses import dataclass, field
 
-from .aliasing import STORING_METHODS, alias_names, targets
+from .aliasing import STORING_METHODS, alias_names, immutable, targets
+from .scopes import free_reads, function_reads, module_level
 
 BUILTIN_NAMES = frozenset(dir(builtins)) | {"get_ipython", "display", "In", "Out", "exit", "quit"}
 
@@ -41,6 +43,8 @@ class CellFacts:
     stores: set[str] = field(default_factory=set)  # names the cell binds at top level (conditionally or not)
     attr_stores: set[str] = field(default_factory=set)  # names whose attributes or items the cell assigns
     defs: set[str] = field(default_factory=set)  # names bound by a top-level def or class
+    value_binds: set[str] = field(default_factory=set)  # names bound to numbers, strings, devices, dtypes
+    object_binds: set[str] = field(default_factory=set)  # names bound to anything else
     modules: set[str] = field(default_factory=set)  # names bound by imports
     links: list[set[str]] = field(default_factory=list)  # names that may end up sharing an object
     always: str = ""  # why the cell is kept whatever reads it ("" = only when something needs it)
@@ -48,14 +52,19 @@ class CellFacts:
     leading_seeds: set[str] = field(default_factory=set)  # those seeded before anything else in the cell runs
 
 
+@functools.lru_cache(maxsize=1)
+def _transformer():
+    from IPython.core.inputtransformer2 import TransformerManager
+
+    return TransformerManager()
+
+
 def python_source(source: str) -> tuple[str, str]:
     """The cell as plain Python (IPython's own translation of magics and shell escapes), and why it
     must be kept anyway ("" if not): magics and shell escapes are kept, except timing magics, whose
     statement is read like code."""
-    from IPython.core.inputtransformer2 import TransformerManager
-
     try:
-        text = TransformerManager().transform_cell(source)
+        text = _transformer().transform_cell(source)
     except Exception:  # noqa: BLE001 - IPython could not read it: the cell is kept
         return source, "IPython cannot translate it"
     if "get_ipython()" not in text:
@@ -76,89 +85,6 @@ def python_source(source: str) -> tuple[str, str]:
             else:
                 why = why or (f"magic %{magic}" if "magic" in n.func.attr else "shell escape")
     return text + "".join(f"\n{t}" for t in timed if t), why
-
-
-def _simple_reads(node: ast.AST, bound: set[str]) -> tuple[set[str], set[str]]:
-    """Names a statement (or expression) without nested blocks reads before binding, and what it binds."""
-    loads, stores, local = set(), set(), set()
-    for n in module_level(node):
-        if isinstance(n, ast.Name):
-            (loads if isinstance(n.ctx, ast.Load) else stores).add(n.id)
-        elif isinstance(n, ast.comprehension):
-            local |= targets(n.target)
-        elif isinstance(n, (ast.Import, ast.ImportFrom)):
-            stores |= {(a.asname or a.name).split(".")[0] for a in n.names if a.name != "*"}
-        elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            stores.add(n.name)
-    return loads - bound - local, stores
-
-
-def _free_reads(body: list[ast.stmt], bound: set[str]) -> tuple[set[str], set[str]]:
-    """Names a block reads before it binds them on every path, and the names bound after it on every
-    path.  Statements run in order; a loop's body may run zero times, a handler after any statement."""
-    reads, bound = set(), set(bound)
-    for st in body:
-        if isinstance(st, ast.If):
-            r, _ = _simple_reads(st.test, bound)
-            r1, b1 = _free_reads(st.body, bound)
-            r2, b2 = _free_reads(st.orelse, bound)
-            reads |= r | r1 | r2
-            bound = b1 & b2
-        elif isinstance(st, (ast.For, ast.AsyncFor)):
-            r, _ = _simple_reads(st.iter, bound)
-            r1, _ = _free_reads(st.body, bound | targets(st.target))
-            r2, _ = _free_reads(st.orelse, bound)
-            reads |= r | r1 | r2
-        elif isinstance(st, ast.While):
-            r, _ = _simple_reads(st.test, bound)
-            r1, _ = _free_reads(st.body, bound)
-            r2, _ = _free_reads(st.orelse, bound)
-            reads |= r | r1 | r2
-        elif isinstance(st, (ast.With, ast.AsyncWith)):
-            inner = set(bound)
-            for item in st.items:
-                r, _ = _simple_reads(item.context_expr, inner)
-                reads |= r
-                if item.optional_vars is not None:
-                    inner |= targets(item.optional_vars)
-            r1, bound = _free_reads(st.body, inner)
-            reads |= r1
-        elif isinstance(st, ast.Try) or type(st).__name__ == "TryStar":
-            r1, b1 = _free_reads(st.body, bound)
-            reads |= r1
-            for h in st.handlers:
-                r, _ = _simple_reads(h.type, bound) if h.type is not None else (set(), set())
-                rh, _ = _free_reads(h.body, bound | ({h.name} if h.name else set()))
-                reads |= r | rh
-            r2, _ = _free_reads(st.orelse, b1)
-            r3, b3 = _free_reads(st.finalbody, bound)
-            reads |= r2 | r3
-            bound = b3
-        elif isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            bound = bound | {st.name}  # its header and body are read elsewhere (analyze)
-        else:
-            r, stored = _simple_reads(st, bound)
-            reads |= r
-            bound = bound | stored
-    return reads, bound
-
-
-def _function_reads(fn: ast.AST) -> set[str]:
-    """Global names a function's or class's body reads when it runs (its locals and arguments aside)."""
-    local = {a.arg for a in ast.walk(fn) if isinstance(a, ast.arg)}
-    local |= {n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del))}
-    local |= {n.name for n in ast.walk(fn) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
-              and n is not fn}
-    declared = set()
-    for n in ast.walk(fn):
-        if isinstance(n, ast.Global):
-            declared |= set(n.names)
-        elif isinstance(n, ast.ExceptHandler) and n.name:
-            local.add(n.name)
-        elif isinstance(n, (ast.Import, ast.ImportFrom)):
-            local |= {(a.asname or a.name).split(".")[0] for a in n.names}
-    loads = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
-    return (loads - (local - declared)) | declared
 
 
 def _seeded(call: ast.Call) -> set[str]:
@@ -184,8 +110,39 @@ def _called_name(call: ast.Call) -> str:
     return f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
 
 
+def _value_bindings(tree: ast.AST) -> tuple[set[str], set[str]]:
+    """The names a cell binds to immutable values only, and those it binds to anything else."""
+    good: set[str] = set()
+    bad: set[str] = set()
+    for n in module_level(tree):
+        if isinstance(n, ast.Assign):
+            names = set().union(*(targets(t) for t in n.targets))
+            simple = all(isinstance(t, ast.Name) for t in n.targets)
+            (good if simple and immutable(n.value) else bad).update(names)
+        elif isinstance(n, (ast.AugAssign, ast.AnnAssign)):
+            (good if immutable(n.value) else bad).update(targets(n.target))
+        elif isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del)):
+            pass
+        elif isinstance(n, (ast.For, ast.AsyncFor, ast.comprehension)):
+            if not (isinstance(n.iter, ast.Call) and isinstance(n.iter.func, ast.Name) and n.iter.func.id == "range"):
+                bad.update(targets(n.target))
+            else:
+                good.update(targets(n.target))
+        elif isinstance(n, ast.withitem) and n.optional_vars is not None:
+            bad.update(targets(n.optional_vars))
+        elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bad.add(n.name)
+        elif isinstance(n, (ast.Import, ast.ImportFrom)):
+            bad.update((a.asname or a.name).split(".")[0] for a in n.names)
+        elif isinstance(n, ast.NamedExpr):
+            bad.add(n.target.id)
+    return good, bad
+
+
+@functools.lru_cache(maxsize=8192)
 def analyze(source: str) -> CellFacts:
-    """Read one code cell's source."""
+    """Read one code cell's source (remembered: a course's cells are read once per process; the
+    facts are shared, so callers never change them)."""
     facts = CellFacts()
     text, why = python_source(source)
     if why:
@@ -195,6 +152,7 @@ def analyze(source: str) -> CellFacts:
     except (SyntaxError, ValueError) as exc:
         facts.always = f"does not parse ({type(exc).__name__})"
         return facts
+    facts.value_binds, facts.object_binds = _value_bindings(tree)
     for st in tree.body:  # what the cell seeds before anything else can draw a number
         if isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and _seeded(st.value):
             facts.leading_seeds |= _seeded(st.value)
@@ -204,7 +162,7 @@ def analyze(source: str) -> CellFacts:
     for st in tree.body:
         is_def = isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
         if is_def:
-            body_reads = _function_reads(st)
+            body_reads = function_reads(st)
             facts.late_reads |= body_reads - bound
             header = list(getattr(st, "decorator_list", [])) + list(getattr(st, "bases", []))
             if not isinstance(st, ast.ClassDef):
@@ -232,7 +190,7 @@ def analyze(source: str) -> CellFacts:
                 stores |= names
                 facts.always = facts.always or "imports"
             elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-                facts.late_reads |= _function_reads(n) - bound
+                facts.late_reads |= function_reads(n) - bound
             elif isinstance(n, (ast.For, ast.AsyncFor, ast.comprehension)):
                 loop_bound |= targets(n.target)
             elif isinstance(n, ast.withitem) and n.optional_vars is not None:
@@ -278,7 +236,7 @@ def analyze(source: str) -> CellFacts:
                         facts.links.append(group)
             elif isinstance(n, ast.NamedExpr):
                 facts.links.append({n.target.id} | alias_names(n.value))
-        facts.reads |= _free_reads([st], bound)[0]
+        facts.reads |= free_reads([st], bound)[0]
         facts.mentions |= loads | stores
         facts.stores |= stores
         # a plain top-level rebinding that does not read the old value ends the name's history
@@ -290,14 +248,3 @@ def analyze(source: str) -> CellFacts:
             facts.kills |= {(a.asname or a.name).split(".")[0] for a in st.names if a.name != "*"}
         bound |= stores
     return facts
-
-def module_level(tree: ast.AST):
-    """The nodes that run at module level: function bodies and lambdas are not entered (their
-    names are local), class bodies are."""
-    todo = [tree]
-    while todo:
-        node = todo.pop()
-        yield node
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-            continue
-        todo.extend(ast.iter_child_nodes(node))

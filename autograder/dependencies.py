@@ -23,11 +23,9 @@ short run (:mod:`autograder.shortrun`), with the full-run fallback behind; this 
 
 from __future__ import annotations
 
-import ast
 from dataclasses import dataclass, field
 
-from .aliasing import immutable, targets
-from .cellfacts import BUILTIN_NAMES, analyze, module_level, python_source
+from .cellfacts import BUILTIN_NAMES, analyze
 
 
 class _Groups:
@@ -70,7 +68,7 @@ def needed(sources: list[str | None], roots: dict[int, str]) -> Slice:
     facts = {i: analyze(s) for i, s in enumerate(sources) if s is not None}
     order = sorted(facts)
     modules = set().union(*(f.modules for f in facts.values())) if facts else set()
-    values = value_names(sources)  # a cell can change one only by rebinding it
+    values = value_names(list(facts.values()))  # a cell can change one only by rebinding it
     ignore = BUILTIN_NAMES | modules
     # versions: name -> sorted cells that rebind it; a version is (name, start) with start -1 before any
     starts: dict[str, list[int]] = {}
@@ -179,39 +177,8 @@ def needed(sources: list[str | None], roots: dict[int, str]) -> Slice:
     return Slice(keep, why, inputs)
 
 
-def value_names(sources: list[str | None]) -> set[str]:
+def value_names(facts) -> set[str]:
     """Names every binding of which is an immutable value (``device = "cuda" if ... else "cpu"``,
     ``lr = 0.1``): passing them around never shares an object, so they link nothing."""
-    good: set[str] = set()
-    bad: set[str] = set()
-    for s in sources:
-        if s is None:
-            continue
-        text, _ = python_source(s)
-        try:
-            tree = ast.parse(text)
-        except (SyntaxError, ValueError):
-            continue
-        for n in module_level(tree):
-            if isinstance(n, ast.Assign):
-                names = set().union(*(targets(t) for t in n.targets))
-                simple = all(isinstance(t, ast.Name) for t in n.targets)
-                (good if simple and immutable(n.value) else bad).update(names)
-            elif isinstance(n, (ast.AugAssign, ast.AnnAssign)):
-                (good if immutable(n.value) else bad).update(targets(n.target))
-            elif isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del)):
-                pass
-            elif isinstance(n, (ast.For, ast.AsyncFor, ast.comprehension)):
-                if not (isinstance(n.iter, ast.Call) and isinstance(n.iter.func, ast.Name) and n.iter.func.id == "range"):
-                    bad.update(targets(n.target))
-                else:
-                    good.update(targets(n.target))
-            elif isinstance(n, ast.withitem) and n.optional_vars is not None:
-                bad.update(targets(n.optional_vars))
-            elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                bad.add(n.name)
-            elif isinstance(n, (ast.Import, ast.ImportFrom)):
-                bad.update((a.asname or a.name).split(".")[0] for a in n.names)
-            elif isinstance(n, ast.NamedExpr):
-                bad.add(n.target.id)
-    return good - bad
+    values = set().union(*(f.value_binds for f in facts)) if facts else set()
+    return values - set().union(*(f.object_binds for f in facts)) if facts else set()
