@@ -42,7 +42,7 @@ from grading_phases import phase_stock  # noqa: E402
 os.environ["OMP_NUM_THREADS"] = "1"
 RESULTS = ROOT / "benchmarks" / "results" / "class_scale.json"
 DOC = ROOT / "docs" / "benchmarks.md"
-DEFAULT_NOTEBOOKS = ["01_tensors", "03_training_loop", "04_mixed_precision"]
+DEFAULT_NOTEBOOKS = ["01_tensors", "03_training_loop", "05_optimizers"]
 CRASH = "import os\nos._exit(1)  # the kernel dies here\n"
 
 
@@ -186,6 +186,51 @@ def phase_physical(work: Path, base: Path, subs: list[dict]) -> dict:
             "mean_s": round(sum(timed) / max(1, len(timed)), 3), "wall_s": round(time.monotonic() - t, 1)}
 
 
+PLANS = r'''
+import json, sys, tempfile, time
+from pathlib import Path
+sys.path.insert(0, sys.argv[1])
+from autograder import course
+from autograder.coursedata import NotebookData
+from autograder.references import run_reference
+from autograder.sandbox import Sandbox, available
+out = {}
+for a in course.assignments(Path(sys.argv[1])):
+    for nb in a.notebooks():
+        t = time.monotonic()
+        ref = run_reference(NotebookData.load(a, nb), 1234, sandbox=Sandbox() if available() else None,
+                            cache_dir=Path(tempfile.mkdtemp()))
+        p = ref.short
+        out[nb] = {"ok": bool(p and p.ok), "failure": ref.failure or (p.failure if p else None),
+                   "skipped_cells": len(p.skip_sources) if p else 0, "code_cells": p.code_cells if p else 0,
+                   "cell_seconds": p.seconds[0] if p else 0, "skipped_seconds": p.seconds[1] if p else 0,
+                   "reference_s": round(time.monotonic() - t, 1)}
+print(json.dumps(out))
+'''
+
+
+def phase_plans(work: Path) -> dict:
+    """Every notebook's proof, as the grader makes it with each reference (sandboxed where it can be)."""
+    log("short-run plans of every notebook")
+    script = work / "plans.py"
+    script.write_text(PLANS)
+    p = subprocess.run([PY, str(script), str(ROOT)], capture_output=True, text=True, env=env_for_tools(), timeout=3600)
+    if p.returncode:
+        raise RuntimeError(p.stderr[-2000:])
+    return json.loads(p.stdout.strip().splitlines()[-1])
+
+
+def render_plans(plans: dict) -> str:
+    lines = ["| notebook | code cells skipped | seconds skipped / all cells (reference's full run) | proven |",
+             "|---|---:|---:|---|"]
+    for nb, p in plans.items():
+        share = f"{p['skipped_seconds']:.1f} / {p['cell_seconds']:.1f}" + (
+            f" ({100 * p['skipped_seconds'] / p['cell_seconds']:.0f}%)" if p["cell_seconds"] else "")
+        lines.append(f"| {nb} | {p['skipped_cells']} of {p['code_cells']} | {share} | "
+                     f"{'yes' if p['ok'] else 'no: ' + str(p['failure'])[:120]} |")
+    return "\n".join(lines)
+
+
 def compare_verdicts(short: dict, full: dict) -> list[str]:
     diffs = []
     for key in sorted(set(short) | set(full)):
@@ -247,14 +292,14 @@ def render(res: dict) -> str:
     return "\n".join(lines)
 
 
-def write_doc(path: Path, table: str) -> None:
-    begin, end = "<!-- class-scale:begin -->", "<!-- class-scale:end -->"
+def write_doc(path: Path, table: str, marker: str = "class-scale") -> None:
+    begin, end = f"<!-- {marker}:begin -->", f"<!-- {marker}:end -->"
     text = path.read_text() if path.exists() else ""
     block = f"{begin}\n{table}\n{end}"
     if begin in text:
         text = text.split(begin)[0] + block + text.split(end, 1)[1]
     else:
-        text = text.rstrip() + "\n\n## Grading at class scale\n\n" + block + "\n"
+        text = text.rstrip() + "\n\n" + block + "\n"
     path.write_text(text)
 
 
@@ -263,7 +308,8 @@ def main(argv=None) -> int:
     p.add_argument("--notebooks", nargs="*", default=DEFAULT_NOTEBOOKS)
     p.add_argument("--per-notebook", type=int, default=30)
     p.add_argument("--seed", type=int, default=17)
-    p.add_argument("--skip", default="", help="comma-separated phases to skip: stock,full_1,full_2,short_1,short_2,physical")
+    p.add_argument("--skip", default="", help="comma-separated phases to skip: "
+                                              "stock,full_1,full_2,short_1,short_2,physical,plans")
     p.add_argument("--out", default=None)
     p.add_argument("--doc", default=None)
     p.add_argument("--render", metavar="JSON", default=None, help="only rewrite the table from a results file")
@@ -271,6 +317,8 @@ def main(argv=None) -> int:
     if args.render:
         res = json.loads(Path(args.render).read_text())
         write_doc(Path(args.doc) if args.doc else DOC, render(res))
+        if res.get("plans"):
+            write_doc(Path(args.doc) if args.doc else DOC, render_plans(res["plans"]), "short-plans")
         return 0
     default = args.notebooks == DEFAULT_NOTEBOOKS and args.per_notebook == 30 and not args.skip
     out_path = Path(args.out) if args.out else (RESULTS if default else Path(tempfile.gettempdir()) / "class-scale.json")
@@ -308,6 +356,8 @@ def main(argv=None) -> int:
             res["runs"][name] = fn()
     if "physical" not in skip:
         res["physical"] = phase_physical(work, base, subs)
+    if "plans" not in skip:
+        res["plans"] = phase_plans(work)
     short = res["runs"].get("short_2") or res["runs"].get("short_1")
     full = res["runs"].get("full_2") or res["runs"].get("full_1")
     if short and full:
@@ -319,6 +369,8 @@ def main(argv=None) -> int:
     print(table)
     if doc:
         write_doc(doc, table)
+        if res.get("plans"):
+            write_doc(doc, render_plans(res["plans"]), "short-plans")
     log(f"results in {out_path}")
     return 0
 
