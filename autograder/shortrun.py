@@ -154,7 +154,7 @@ def mark(nb, skip: set[int], plan: ShortPlan, release) -> nbformat.NotebookNode:
 
 # ------------------------------------------------------------------ the proof on the reference
 
-RNG_ONLY = "__import__('autograder.statedigest').statedigest.snapshot_json()"
+SNAPSHOT = "__import__('autograder.statedigest').statedigest.snapshot_json()"
 
 
 def reference_probes(nb, release) -> dict[int, str]:
@@ -164,7 +164,7 @@ def reference_probes(nb, release) -> dict[int, str]:
     out = {}
     for i, c in enumerate(nb.cells):
         if c.cell_type == "code":
-            out[i] = statedigest.expression(sl.inputs.get(i, ())) if course.grade_id(c) else RNG_ONLY
+            out[i] = statedigest.expression(sl.inputs.get(i, ())) if course.grade_id(c) else SNAPSHOT
     out[len(nb.cells)] = statedigest.expression(set().union(*sl.inputs.values()) if sl.inputs else set())
     return out
 

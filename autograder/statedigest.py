@@ -198,11 +198,6 @@ def expression(names) -> str:
     return f"__import__('autograder.statedigest').statedigest.report({sorted(names)!r})"
 
 
-def rng_json() -> str:
-    """The generators' fingerprints alone, as JSON (cheap enough to take before every cell)."""
-    return json.dumps({"rng": rng()})
-
-
 def rng_raw() -> dict:
     """The seeded generators' full states, JSON-able, for :func:`restore`."""
     import base64
