@@ -25,6 +25,9 @@ DEFAULT_KERNEL_ARGS = [
     "--HistoryManager.hist_file=:memory:",
     "--IPKernelApp.exec_lines=import autograder.kernelinit",
 ]
+# around every test cell: the cell leaves the global generators as it found them (autograder.probe)
+HOLD_GENERATORS = "__import__('autograder.probe').probe.hold_generators()"
+RELEASE_GENERATORS = "__import__('autograder.probe').probe.release_generators()"
 
 
 def kernel_arguments(root: Path | None = None) -> list[str]:
@@ -108,6 +111,8 @@ def execute(nb: nbformat.NotebookNode, cwd: os.PathLike, *, env: dict[str, str] 
     """Run ``nb`` top to bottom in a fresh kernel with working directory ``cwd``.
 
     A code cell marked skipped (:func:`skip_reason`) is not run; it gets a note instead.
+    A test cell leaves the global random-number generators as it found them, so that how far
+    it got (a released stub stops at its first assert) never shifts what later cells draw.
     ``probes`` maps a cell index (or ``len(nb.cells)``, the end) to a Python expression evaluated
     silently just before that cell runs; what it gives is in ``ExecResult.probes``.
 
@@ -179,7 +184,7 @@ def execute(nb: nbformat.NotebookNode, cwd: os.PathLike, *, env: dict[str, str] 
                 try:
                     began = time.monotonic()
                     with timing.phase(cell_class(cell)):
-                        client.execute_cell(cell, index)
+                        run_cell(client, cell, index, limits.cell_timeout)
                     result.cell_seconds[index] = time.monotonic() - began
                 except CellTimeoutError:
                     _append_error(cell, "CellTimeoutError",
@@ -219,6 +224,16 @@ def skip_reason(cell) -> str:
     (:func:`autograder.shortrun.mark`), with, optionally, an expression to evaluate in its place
     (``then``) that must give ``"ok"``, or the run is abandoned."""
     return str(cell.get("metadata", {}).get("autograder", {}).get("skipped", "") or "")
+
+
+def run_cell(client, cell, index: int, timeout: float) -> None:
+    """Run one code cell as grading does: a test cell leaves the global generators as it found them."""
+    neutral = course.is_tests(cell)
+    if neutral:
+        probe(client, HOLD_GENERATORS, timeout)
+    client.execute_cell(cell, index)
+    if neutral:
+        probe(client, RELEASE_GENERATORS, timeout)
 
 
 def probe(client, expression: str, timeout: float) -> str:

@@ -43,10 +43,13 @@ GENERATORS = ("torch", "cuda", "numpy", "random")
 
 
 def _seeded_by(nb, upto: int) -> set[str]:
-    """The generators some code cell before ``upto`` seeds (so their streams are reproducible from there)."""
+    """The generators some code cell before ``upto`` seeds (so their streams are reproducible from there).
+
+    Not test cells: the grader puts the generators back after each (:func:`autograder.execute.execute`),
+    so a seed set in one does not outlast it."""
     out: set[str] = set()
-    for i, c in enumerate(nb.cells[:upto]):
-        if c.cell_type == "code":
+    for c in nb.cells[:upto]:
+        if c.cell_type == "code" and not course.is_tests(c):
             out |= analyze(c.source).seeds
     return out
 

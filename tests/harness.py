@@ -22,7 +22,7 @@ from pathlib import Path
 import nbformat
 
 from autograder import course, release, shortrun
-from autograder.execute import kernel_arguments, launch_env
+from autograder.execute import kernel_arguments, launch_env, run_cell
 from autograder.references import prove_short
 from autograder.scoring import cell_outcome, verdict
 from autograder.submission import copy_support_files
@@ -93,7 +93,7 @@ class NotebookSession:
         if nbgrader:
             cell.metadata["nbgrader"] = copy.deepcopy(nbgrader)
         self.nb.cells.append(cell)
-        self.client.execute_cell(cell, len(self.nb.cells) - 1)
+        run_cell(self.client, cell, len(self.nb.cells) - 1, self.cell_timeout)  # as grading runs it
         return cell
 
     # -- steps --------------------------------------------------------------------------
@@ -110,7 +110,7 @@ class NotebookSession:
             if cell.cell_type != "code":
                 continue
             self.full.probes[i] = probe(self.client, self.expressions[i], self.cell_timeout)
-            self.client.execute_cell(cell, i)
+            run_cell(self.client, cell, i, self.cell_timeout)
             for o in cell.outputs:
                 if o.get("output_type") == "error":
                     out.errors.append(f"cell {i} ({course.grade_id(cell) or 'code'}): {o.get('ename')}: {o.get('evalue')}")
