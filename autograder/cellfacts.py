@@ -4,8 +4,8 @@ The facts the slice (:mod:`autograder.dependencies`) is built from: the names a 
 before binding them (in order, through branches, loops and ``try``), the names function and
 class bodies read when they are later called, what it rebinds outright (the end of a name's
 history), which names it may make share an object (:mod:`autograder.aliasing`), what it seeds,
-and whether it must run whatever reads it (imports, global settings, magics and shell escapes,
-code that does not parse).  Magics are read through IPython's own translation.
+and whether it must run whatever reads it (imports, but for a few standard-library modules that
+only bind names; global settings, magics and shell escapes, code that does not parse).  Magics are read through IPython's own translation.
 """
 
 from __future__ import annotations
@@ -30,6 +30,14 @@ SETTING_CALLS = frozenset({
     "set_detect_anomaly", "init_process_group", "destroy_process_group", "set_start_method", "seed_everything",
 })
 TIMING_MAGICS = ("time", "timeit", "prun")
+# standard-library modules whose import changes nothing outside themselves (no process-wide setting,
+# no registration, no output): a cell that imports only these is kept for what it binds, like any
+# other cell.  Every other import keeps its cell whatever reads it.
+QUIET_MODULES = frozenset({
+    "abc", "bisect", "collections", "contextlib", "copy", "dataclasses", "enum", "fractions", "functools",
+    "heapq", "itertools", "json", "math", "numbers", "operator", "pprint", "re", "statistics", "string",
+    "textwrap", "time", "timeit", "types", "typing", "weakref",
+})
 
 
 @dataclass
@@ -50,6 +58,26 @@ class CellFacts:
     always: str = ""  # why the cell is kept whatever reads it ("" = only when something needs it)
     seeds: set[str] = field(default_factory=set)  # global generators the cell seeds (torch, cuda, numpy, random)
     leading_seeds: set[str] = field(default_factory=set)  # those seeded before anything else in the cell runs
+
+
+def _hidden_test_body(node) -> bool:
+    """A function under the grader's ``@hidden_test(...)``: the decorator runs its body at once and
+    keeps no reference to it (:func:`autograder.probe.hidden_test`), so what the body reads is read
+    now, not whenever it might be called later."""
+    if not isinstance(node, ast.FunctionDef) or len(node.decorator_list) != 1:
+        return False
+    deco = node.decorator_list[0]
+    if not isinstance(deco, ast.Call):
+        return False
+    f = deco.func
+    return (isinstance(f, ast.Name) and f.id == "hidden_test") or (isinstance(f, ast.Attribute) and f.attr == "hidden_test")
+
+
+def _quiet(node: ast.Import | ast.ImportFrom) -> bool:
+    """Whether this import statement only binds names (every module it loads is in QUIET_MODULES)."""
+    if isinstance(node, ast.ImportFrom):
+        return node.level == 0 and (node.module or "").split(".")[0] in QUIET_MODULES
+    return all(a.name.split(".")[0] in QUIET_MODULES for a in node.names)
 
 
 @functools.lru_cache(maxsize=1)
@@ -163,12 +191,14 @@ def analyze(source: str) -> CellFacts:
         is_def = isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
         if is_def:
             body_reads = function_reads(st)
-            facts.late_reads |= body_reads - bound
+            runs_now = isinstance(st, ast.ClassDef) or _hidden_test_body(st)
+            if not runs_now:
+                facts.late_reads |= body_reads - bound
             header = list(getattr(st, "decorator_list", [])) + list(getattr(st, "bases", []))
             if not isinstance(st, ast.ClassDef):
                 header += list(st.args.defaults) + [d for d in st.args.kw_defaults if d is not None]
             loads = {n.id for h in header for n in ast.walk(h) if isinstance(n, ast.Name)}
-            if isinstance(st, ast.ClassDef):  # a class body runs now
+            if runs_now:  # a class body, or a hidden test's body, runs now
                 loads |= body_reads
             facts.reads |= loads - bound
             facts.mentions |= loads | {st.name}
@@ -188,7 +218,8 @@ def analyze(source: str) -> CellFacts:
                     facts.always = facts.always or "star import"
                 facts.modules |= names
                 stores |= names
-                facts.always = facts.always or "imports"
+                if not _quiet(n):
+                    facts.always = facts.always or "imports"
             elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
                 facts.late_reads |= function_reads(n) - bound
             elif isinstance(n, (ast.For, ast.AsyncFor, ast.comprehension)):

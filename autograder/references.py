@@ -54,6 +54,10 @@ def seed_compile_cache(work: Path, store: Path | None) -> None:
         _copy_regular_files(store, dest)
 
 
+# how runs go and what the short run may skip; a cached reference made under other rules is not reused
+RULES = "3: test cells leave the generators as they found them; quiet imports"
+
+
 def run_reference(data: NotebookData, seed: int, limits: Limits | None = None, sandbox=None,
                   cache_dir: Path | None = None, short: bool = True) -> Reference:
     """The reference solution's observations on ``seed``, per exercise (cached by content and seed), or
@@ -64,7 +68,7 @@ def run_reference(data: NotebookData, seed: int, limits: Limits | None = None, s
     (:mod:`autograder.shortrun`).  Sandboxed and with ``cache_dir``, the compile caches the
     solution leaves behind are kept too (:func:`compile_cache_store`), for the graded runs.
     """
-    key = sha(f"{data.solution_sha}/{seed}/{'short-1' if short else 'full'}")[:24]
+    key = sha(f"{data.solution_sha}/{seed}/{'short' if short else 'full'}/{RULES}")[:24]
     cache = (cache_dir / f"{data.name}-{key}.json") if cache_dir else None
     if cache and cache.is_file():
         found = json.loads(cache.read_text())

@@ -82,6 +82,25 @@ def test_what_changes_the_process_is_always_kept():
     assert analyze("torch.manual_seed(0)\nx = torch.randn(3)").leading_seeds == {"torch", "cuda"}
 
 
+def test_an_import_that_only_binds_names_is_kept_only_for_what_reads_them():
+    assert not analyze("import timeit\nt = timeit.timeit('1', number=1)").always
+    assert not analyze("from collections import Counter").always
+    for src in ("import os", "import math, torch", "from . import helpers", "import json\nimport sklearn"):
+        assert analyze(src).always == "imports", src
+    cells = ["import torch", "import timeit\nt = timeit.timeit('1', number=3)", "x = torch.ones(2)", "print(x)"]
+    assert kept(cells, [3]) == {0, 2, 3}
+    assert 1 in kept(cells + ["print(t, timeit)"], [4])
+
+
+def test_a_hidden_test_body_reads_now_and_an_ordinary_function_reads_when_called():
+    hidden = ("from autograder.probe import hidden_test\n@hidden_test('ex')\ndef _(obs):\n"
+              "    obs.value('v', f(table))\n")
+    cells = ["def f(t):\n    return len(t)", "table = [1, 2]", hidden, "table.append(3)", "print('end')"]
+    assert kept(cells, [2, 4]) == {0, 1, 2, 4}  # the hidden body has run: appending later changes nothing graded
+    ordinary = hidden.replace("@hidden_test('ex')\n", "")
+    assert 3 in kept(cells[:2] + [ordinary] + cells[3:], [2, 4])  # `_` could be called after the append
+
+
 def test_a_setting_passed_by_keyword_links_nothing():
     cells = ["device = 'cpu'", "import torch", "a = torch.ones(2, device=device)", "b = torch.zeros(2, device=device)",
              "a.add_(1)", "print(b, device)"]
@@ -168,6 +187,27 @@ def test_a_skipped_draw_is_replaced_by_the_generators_it_would_leave(tmp_path):
     assert skip == {2}
     assert "restore" in marked.cells[2].metadata["autograder"]["then"]
     assert said is None, said  # the test cell draws the very numbers it draws in the full run
+
+
+def test_a_test_cell_leaves_the_generators_as_it_found_them(tmp_path):
+    """However far a test cell gets (a stub stops at its first assert), and whatever it draws or
+    reseeds, the next cell draws the same numbers."""
+    from autograder.execute import execute
+
+    def later_draw(test_source: str) -> str:
+        nb = nbformat.v4.new_notebook(cells=[
+            _cell("import torch\ntorch.manual_seed(3)"),
+            _cell("def f():\n    return None", "ex_solution", solution=True),
+            _cell(test_source, "ex_tests"),
+            _cell("print(torch.rand(2).tolist())"),
+        ])
+        res = execute(nb, tmp_path)
+        return res.nb.cells[3].outputs[0]["text"]
+
+    passing = later_draw("torch.manual_seed(0)\n_x = torch.randn(100)\nassert True")
+    stopped = later_draw("assert f() is not None, 'not yet'\n_x = torch.randn(100)")
+    untouched = later_draw("assert True")
+    assert passing == stopped == untouched
 
 
 # ------------------------------------------------------------------ grading: short, fallback, --full
