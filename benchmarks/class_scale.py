@@ -186,6 +186,39 @@ def phase_physical(work: Path, base: Path, subs: list[dict]) -> dict:
             "mean_s": round(sum(timed) / max(1, len(timed)), 3), "wall_s": round(time.monotonic() - t, 1)}
 
 
+FLOOR = r'''
+import sys, time
+from pathlib import Path
+sys.path.insert(0, sys.argv[1])
+import nbformat
+from autograder.execute import execute, work_folder
+from autograder.sandbox import Sandbox, available
+sandbox = Sandbox() if available() else None
+nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("pass")])
+t = time.monotonic()
+for _ in range(int(sys.argv[2])):
+    with work_folder(sandbox, "floor-") as work:
+        res = execute(nb, work, env={"AUTOGRADER_MODE": "record"}, sandbox=sandbox)
+        assert res.error is None, res.error
+print(time.monotonic() - t)
+'''
+
+
+def phase_floor(work: Path, n: int) -> dict:
+    """What isolation alone costs: a fresh sandboxed kernel per submission that runs one empty cell,
+    ``n`` of them, 2 at a time (what the short run at 2 workers can never go below, before any
+    reference run or any of the notebook's cells)."""
+    log("isolation floor: an empty kernel per submission, 2 at a time")
+    script = work / "floor.py"
+    script.write_text(FLOOR)
+    t = time.monotonic()
+    procs = [subprocess.Popen([PY, str(script), str(ROOT), str(k)], stdout=subprocess.PIPE, text=True,
+                              env=env_for_tools()) for k in (n - n // 2, n // 2)]
+    each = [float(p.communicate(timeout=3600)[0].strip().splitlines()[-1]) for p in procs]
+    wall = time.monotonic() - t
+    return {"kernels": n, "wall_s_2": round(wall, 1), "per_kernel_s": round(sum(each) / n, 3)}
+
+
 PLANS = r'''
 import json, sys, tempfile, time
 from pathlib import Path
@@ -260,6 +293,15 @@ def summarize(res: dict) -> dict:
         for k, workers in (("short_2", 2), ("short_1", 1)):
             if k in out:
                 out[k]["x_physical"] = round(out[k]["wall_s"] / (phys / workers), 1)
+    floor = res.get("floor")
+    if floor:
+        out["floor"] = {"wall_s_2": floor["wall_s_2"], "per_kernel_s": floor["per_kernel_s"]}
+        if phys:
+            out["floor"]["x_physical"] = round(floor["wall_s_2"] / (phys / 2), 1)
+    plans = res.get("plans") or {}
+    refs = [plans[nb]["reference_s"] for nb in res.get("notebooks", []) if nb in plans]
+    if refs:
+        out["references_s"] = round(sum(refs), 1)
     out["verdicts_identical"] = not res.get("verdict_differences")
     return out
 
@@ -282,7 +324,17 @@ def render(res: dict) -> str:
         p = s["physical"]
         lines.append(f"| physical limit: graded cells alone in a warm kernel (1 / 2 workers) | "
                      f"{p['graded_cells_s']:.0f} / {p['graded_cells_s'] / 2:.0f} | {p['per_min_1']:.0f} / {p['per_min_2']:.0f} | |")
+    if "floor" in s:
+        f = s["floor"]
+        lines.append(f"| isolation floor: an empty sandboxed kernel per submission, 2 workers | {f['wall_s_2']:.0f} | "
+                     f"{60 * c['submissions'] / f['wall_s_2']:.0f} | |")
     lines.append("")
+    if "floor" in s and "physical" in s:
+        f = s["floor"]
+        lines.append(f"A fresh sandboxed kernel costs {f['per_kernel_s']:.2f} s before any cell runs; one per submission, "
+                     f"2 at a time, already costs {f.get('x_physical', 0):.1f}× the physical limit at 2 workers"
+                     + (f", and the reference runs (full run and proof) of these notebooks take {s['references_s']:.0f} s "
+                        "more, once per grading." if "references_s" in s else "."))
     short = res["runs"].get("short_2", {}).get("runs") or res["runs"].get("short_1", {}).get("runs") or {}
     if short:
         lines.append(f"How the short run graded them: {', '.join(f'{v} {k}' for k, v in sorted(short.items()))}.")
@@ -309,7 +361,7 @@ def main(argv=None) -> int:
     p.add_argument("--per-notebook", type=int, default=30)
     p.add_argument("--seed", type=int, default=17)
     p.add_argument("--skip", default="", help="comma-separated phases to skip: "
-                                              "stock,full_1,full_2,short_1,short_2,physical,plans")
+                                              "stock,full_1,full_2,short_1,short_2,physical,floor,plans")
     p.add_argument("--out", default=None)
     p.add_argument("--doc", default=None)
     p.add_argument("--render", metavar="JSON", default=None, help="only rewrite the table from a results file")
@@ -356,6 +408,8 @@ def main(argv=None) -> int:
             res["runs"][name] = fn()
     if "physical" not in skip:
         res["physical"] = phase_physical(work, base, subs)
+    if "floor" not in skip:
+        res["floor"] = phase_floor(work, len(subs))
     if "plans" not in skip:
         res["plans"] = phase_plans(work)
     short = res["runs"].get("short_2") or res["runs"].get("short_1")
