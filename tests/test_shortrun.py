@@ -7,7 +7,6 @@ course notebook, through :func:`autograder.check.check`, the call ``autograder c
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import nbformat
 import pytest
