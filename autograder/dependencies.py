@@ -11,9 +11,11 @@ last plain rebinding of that name (``n = expr`` not reading ``n``, ``def n``, ``
 - names that may share an object (``opt = SGD(model.parameters())``, ``lst.append(t)``,
   ``xb, yb = batch``) are one name for the slice: mutating one may change the other;
 - a function's or class's body reads its globals when it is called, which may be any later
-  cell: those reads keep every later cell that mentions them;
-- cells that import, change global settings or the environment, use magics other than timing
-  or shell escapes, or do not parse are kept unconditionally.
+  cell: those reads keep every later cell that mentions them (a ``@hidden_test`` body is run by
+  its decorator at once and kept by no one, so it reads them when its cell runs);
+- cells that import (but for standard-library modules that only bind names), change global
+  settings or the environment, use magics other than timing or shell escapes, or do not parse
+  are kept unconditionally.
 
 Each cell is read once (:mod:`autograder.cellfacts`); names that may share an object
 (:mod:`autograder.aliasing`) are followed together.  What static reading cannot see (random-number streams, files a later cell reads back, state

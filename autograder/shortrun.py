@@ -17,7 +17,8 @@ graded cell reads.  The short run skips them, under three guards:
    one left as released), the notebook is graded again in full and that run counts.
 
 Skipped cells that draw random numbers would leave the generators elsewhere than a full run
-does.  The reference's full run records the generators' states before every cell, so in place
+does (test cells never move them: every run puts them back after each, see
+:func:`autograder.execute.run_cell`).  The reference's full run records the generators' states before every cell, so in place
 of a skipped stretch the short run moves them to where the full run had them after it, but only
 if they start where the full run had them before it (else the run is abandoned and graded in
 full).
