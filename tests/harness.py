@@ -145,6 +145,29 @@ class NotebookSession:
         data = NotebookData.load(self.assignment, self.notebook)
         return prove_short(data, self.solution, full, self.expressions, run)
 
+    def run_short(self, plan) -> list[int]:
+        """Run the solution as the grader's short run does (:func:`autograder.shortrun.prepare`): the
+        cells ``plan`` skips are not run, and the generators are moved where they would have left them.
+        Returns the skipped cells.  Answers tried afterwards see the state a short-run submission sees."""
+        from autograder.execute import probe, skip_reason
+
+        marked, _ = shortrun.prepare(self.solution, self.release, plan)
+        assert marked is not None, "the plan skips nothing in this notebook"
+        self.nb.cells[:len(marked.cells)] = marked.cells
+        skipped = []
+        for i, cell in enumerate(marked.cells):
+            if cell.cell_type != "code":
+                continue
+            if skip_reason(cell):
+                skipped.append(i)
+                then = cell.metadata["autograder"].get("then")
+                if then:
+                    said = probe(self.client, then, self.cell_timeout)
+                    assert said == "ok", f"the short run of {self.notebook} abandoned at cell {i}: {said}"
+                continue
+            run_cell(self.client, cell, i, self.cell_timeout)
+        return skipped
+
     def _test_cell(self, ex: course.Exercise):
         return self.solution.cells[ex.test_cell]
 
@@ -187,6 +210,19 @@ class NotebookSession:
             return self.rerun_tests(ex).payload
         finally:
             self.run(f"_os.environ['AUTOGRADER_SEED'] = '{SEED}'")
+
+
+def reads_beyond_reference(solution, ex: course.Exercise, source: str) -> set[str]:
+    """Names an answer reads (at once or when its functions are called) that neither the reference's
+    answer cells nor the exercise's test cell read: what the short run's proof has not fingerprinted."""
+    from autograder.cellfacts import BUILTIN_NAMES, analyze
+
+    def reads(src: str) -> set[str]:
+        facts = analyze(src)
+        return facts.reads | facts.late_reads
+
+    covered = set().union(*(reads(solution.cells[i].source) for i in [*ex.solution_cells, ex.test_cell]))
+    return reads(source) - covered - BUILTIN_NAMES
 
 
 VISIBLE_MARK = "# caught by the visible tests"

@@ -14,8 +14,11 @@ For each notebook, one kernel (see ``harness.py``):
    (:func:`autograder.references.prove_short`): the solution run short in a fresh kernel gives the
    same observations, and every graded cell, and the end of the notebook, sees the same values,
    generators and settings as in the full run.  When it fails, the message names the graded cell
-   that saw a difference and the cells skipped before it.  Variants run at the end of the full
-   run, whose state the proof shows equal to the short run's for every name a graded cell reads.
+   that saw a difference and the cells skipped before it;
+6. every answer tried in 3 gets the same verdict with the short run's cells skipped: the proof
+   covers an answer that reads only names the reference's answer and test cell read; every other
+   answer is tried again in a second kernel that ran the solution short, and a difference names
+   the exercise, the answer and the cells skipped before its test cell.
 """
 
 from __future__ import annotations
@@ -24,7 +27,8 @@ import pytest
 
 from autograder import course
 
-from harness import ROOT, SEED2, NotebookSession, caught_by_visible, numeric_seed_dependent, variant_files
+from harness import (ROOT, SEED2, NotebookSession, caught_by_visible, numeric_seed_dependent, reads_beyond_reference,
+                     variant_files)
 
 NOTEBOOKS = [(a.name, nb) for a in course.assignments(ROOT) for nb in a.notebooks()]
 
@@ -41,6 +45,7 @@ def test_notebook(assignment, notebook):
         plan = s.prove_short()
         assert plan.failure is None, f"the short run of {notebook} is not proven: {plan.failure}"
         assert plan.skip_sources, f"the short run of {notebook} skips nothing"
+        tried: list[tuple] = []  # (exercise, label, answer, passed in full)
         for ex in s.exercises:
             p2 = s.payload_with_seed(ex, SEED2)
             if not p2 or not numeric_seed_dependent(s.references[ex.id], p2):
@@ -55,6 +60,7 @@ def test_notebook(assignment, notebook):
             cases += [(f.name, f.read_text(), f.name.startswith("correct_")) for f in files]
             for label, source, should_pass in cases:
                 outcome = s.try_answer(ex, source)
+                tried.append((ex, label, source, outcome.passed))
                 if outcome.passed != should_pass:
                     verb = "was rejected" if should_pass else "earned the points"
                     problems.append(f"{ex.id}/{label} {verb}: {outcome.message[:300]}")
@@ -65,5 +71,22 @@ def test_notebook(assignment, notebook):
                 if not should_pass and caught_by_visible(source) and s.try_answer(ex, source, visible_only=True).passed:
                     problems.append(f"{ex.id}/{label} passes the visible tests: the learner's own check "
                                     "misses the bug its section teaches")
+    # Every answer gets the same verdict with the cells the short run skips left out.  The proof
+    # already shows that every graded cell finds the same values for what the reference's answer and
+    # test cell read: an answer that reads nothing else sees the same state.  The others run again,
+    # in a kernel that ran the solution short.
+    unproven = [t for t in tried if reads_beyond_reference(s.solution, t[0], t[2])]
+    if not unproven:
+        assert not problems, "\n".join(problems)
+        return
+    with NotebookSession(assignment, notebook) as short:
+        skipped = short.run_short(plan)
+        short.references = s.references
+        for ex, label, source, passed in unproven:
+            if short.try_answer(ex, source).passed != passed:
+                before = [i for i in skipped if i < ex.test_cell]
+                problems.append(f"{ex.id}/{label} {'passes' if not passed else 'fails'} in the short run and "
+                                f"{'passes' if passed else 'fails'} in full; cells skipped before its test cell "
+                                f"({ex.test_cell}): {before}")
     assert not problems, "\n".join(problems)
 
