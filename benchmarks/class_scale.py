@@ -313,7 +313,8 @@ def summarize(res: dict) -> dict:
     refs = [plans[nb]["reference_s"] for nb in res.get("notebooks", []) if nb in plans]
     if refs:
         out["references_s"] = round(sum(refs), 1)
-    out["verdicts_identical"] = not res.get("verdict_differences")
+    if "verdict_differences" in res:  # only when both a short and a full run were timed
+        out["verdicts_identical"] = not res["verdict_differences"]
     return out
 
 
@@ -350,9 +351,10 @@ def render(res: dict) -> str:
     short = res["runs"].get("short_2", {}).get("runs") or res["runs"].get("short_1", {}).get("runs") or {}
     if short:
         lines.append(f"How the short run graded them: {', '.join(f'{v} {k}' for k, v in sorted(short.items()))}.")
-    lines.append("Verdicts of the short run against `--full`: " + (
-        "identical for every exercise of every submission." if s["verdicts_identical"] else
-        f"{len(res['verdict_differences'])} differ: " + "; ".join(res["verdict_differences"][:5])))
+    if "verdicts_identical" in s:
+        lines.append("Verdicts of the short run against `--full`: " + (
+            "identical for every exercise of every submission." if s["verdicts_identical"] else
+            f"{len(res['verdict_differences'])} differ: " + "; ".join(res["verdict_differences"][:5])))
     return "\n".join(lines)
 
 
