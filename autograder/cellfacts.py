@@ -5,7 +5,8 @@ before binding them (in order, through branches, loops and ``try``), the names f
 class bodies read when they are later called, what it rebinds outright (the end of a name's
 history), which names it may make share an object (:mod:`autograder.aliasing`), what it seeds,
 and whether it must run whatever reads it (imports, but for a few standard-library modules that
-only bind names; global settings, magics and shell escapes, code that does not parse).  Magics are read through IPython's own translation.
+only bind names; global settings, magics and shell escapes, code that does not parse).  Magics
+are read through IPython's own translation.
 """
 
 from __future__ import annotations

@@ -165,13 +165,10 @@ def execute(nb: nbformat.NotebookNode, cwd: os.PathLike, *, env: dict[str, str] 
                 if cell.cell_type != "code":
                     continue
                 if skip_reason(cell):
-                    cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text=skip_reason(cell))]
-                    then = cell.metadata["autograder"].pop("then", None)
-                    if then:  # what the skipped cells would have done that must still happen (generators)
-                        said = probe(client, then, limits.cell_timeout)
-                        if said != "ok":
-                            result.abandoned = f"cell {index}: {said}"[:300]
-                            break
+                    said = skip_cell(client, cell, limits.cell_timeout)
+                    if said != "ok":
+                        result.abandoned = f"cell {index}: {said}"[:300]
+                        break
                     continue
                 if probes and index in probes:
                     result.probes[index] = probe(client, probes[index], limits.cell_timeout)
@@ -224,6 +221,15 @@ def skip_reason(cell) -> str:
     (:func:`autograder.shortrun.mark`), with, optionally, an expression to evaluate in its place
     (``then``) that must give ``"ok"``, or the run is abandoned."""
     return str(cell.get("metadata", {}).get("autograder", {}).get("skipped", "") or "")
+
+
+def skip_cell(client, cell, timeout: float) -> str:
+    """Stand in for a cell the short run skips: its note as output, and what the skipped stretch
+    would have done that must still happen (its ``then``: moving the generators).  "ok", or why
+    the run must be abandoned."""
+    cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text=skip_reason(cell))]
+    then = cell.metadata["autograder"].pop("then", None)
+    return probe(client, then, timeout) if then else "ok"
 
 
 def run_cell(client, cell, index: int, timeout: float) -> None:

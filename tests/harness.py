@@ -149,7 +149,7 @@ class NotebookSession:
         """Run the solution as the grader's short run does (:func:`autograder.shortrun.prepare`): the
         cells ``plan`` skips are not run, and the generators are moved where they would have left them.
         Returns the skipped cells.  Answers tried afterwards see the state a short-run submission sees."""
-        from autograder.execute import probe, skip_reason
+        from autograder.execute import skip_cell, skip_reason
 
         marked, _ = shortrun.prepare(self.solution, self.release, plan)
         assert marked is not None, "the plan skips nothing in this notebook"
@@ -160,10 +160,8 @@ class NotebookSession:
                 continue
             if skip_reason(cell):
                 skipped.append(i)
-                then = cell.metadata["autograder"].get("then")
-                if then:
-                    said = probe(self.client, then, self.cell_timeout)
-                    assert said == "ok", f"the short run of {self.notebook} abandoned at cell {i}: {said}"
+                said = skip_cell(self.client, cell, self.cell_timeout)
+                assert said == "ok", f"the short run of {self.notebook} abandoned at cell {i}: {said}"
                 continue
             run_cell(self.client, cell, i, self.cell_timeout)
         return skipped
