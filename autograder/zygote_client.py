@@ -10,6 +10,7 @@ down everything it started.
 from __future__ import annotations
 
 import atexit
+import fcntl
 import json
 import os
 import secrets
@@ -55,19 +56,66 @@ def slot() -> Path:
     """This process's slot folder: the only host folder its zygote sees (one run at a time in it)."""
     global _SLOT, _SLOT_PID
     if _SLOT is None or _SLOT_PID != os.getpid():
-        _SLOT = Path(tempfile.gettempdir()) / f"autograder-slot-{os.getpid()}-{secrets.token_hex(4)}"
+        base = Path(tempfile.gettempdir())
+        reap_stale_slots(base)
+        _SLOT = base / f"autograder-slot-{os.getpid()}-{secrets.token_hex(4)}"
         _SLOT.mkdir(mode=0o711)
         os.chmod(_SLOT, 0o711)
+        lock = _hold_slot_lock(_SLOT)
         _SLOT_PID = os.getpid()
-        atexit.register(_remove_slot, _SLOT, os.getpid())
+        atexit.register(_remove_slot, _SLOT, os.getpid(), lock)
     return _SLOT
 
 
 
-def _remove_slot(slot: Path, pid: int) -> None:
+def _lock_path(slot_dir: Path) -> Path:
+    return slot_dir.with_name(slot_dir.name + ".lock")
+
+
+
+def _hold_slot_lock(slot_dir: Path) -> int:
+    """Lock the slot for as long as this process lives (the kernel drops a dead process's lock).
+
+    The lock file is locked under a name no reaper looks at, then renamed to its own: a reaper never
+    finds a slot's lock file unlocked while its owner lives."""
+    fresh = slot_dir.with_name(f".{slot_dir.name}.lock-new")
+    fd = os.open(fresh, os.O_CREAT | os.O_WRONLY | os.O_CLOEXEC, 0o600)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    os.replace(fresh, _lock_path(slot_dir))
+    return fd
+
+
+
+def reap_stale_slots(base: Path) -> int:
+    """Remove the slots of grading processes that died without cleaning up (killed, out of memory, a
+    node's job limit); how many.  A slot is stale when nothing holds its lock."""
+    removed = 0
+    for lock in base.glob("autograder-slot-*.lock"):
+        try:
+            fd = os.open(lock, os.O_RDONLY | os.O_CLOEXEC)
+        except OSError:
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)  # its owner is alive
+            continue
+        try:
+            shutil.rmtree(lock.with_name(lock.name[:-len(".lock")]), ignore_errors=True)
+            lock.unlink(missing_ok=True)
+            removed += 1
+        finally:
+            os.close(fd)
+    return removed
+
+
+
+def _remove_slot(slot: Path, pid: int, lock: int) -> None:
     if os.getpid() == pid:
         shutdown_zygote()
         shutil.rmtree(slot, ignore_errors=True)
+        _lock_path(slot).unlink(missing_ok=True)
+        os.close(lock)
 
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import time
+from pathlib import Path
 
 import nbformat
 import pytest
@@ -235,3 +236,28 @@ def test_two_notebooks_at_the_same_time_cannot_reach_each_other():
     _, error, text = qa.get(timeout=300)
     a.join(60)
     assert error is None and '"done": true' in text
+
+
+def test_a_grading_process_that_was_killed_leaves_no_slot_behind(tmp_path):
+    """A grader killed mid-run (out of memory, a job's time limit) cannot clean up after itself: the
+    next grading process of the machine removes its slot, and never the slot of one still running."""
+    import signal
+    import subprocess
+    import sys
+
+    make = ("import os, sys, tempfile; tempfile.tempdir = sys.argv[1]\n"
+            "from autograder import zygote_client\n"
+            "print(zygote_client.slot(), flush=True); sys.stdin.read()")
+    procs = [subprocess.Popen([sys.executable, "-c", make, str(tmp_path)], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True) for _ in range(2)]
+    killed, alive = [(p, Path(p.stdout.readline().strip())) for p in procs]
+    assert killed[1].is_dir() and alive[1].is_dir()
+    killed[0].send_signal(signal.SIGKILL)
+    killed[0].wait()
+    try:
+        assert zygote_client.reap_stale_slots(tmp_path) == 1
+        assert not killed[1].exists() and not list(tmp_path.glob(f"{killed[1].name}*"))
+        assert alive[1].is_dir(), "the slot of a running grader was removed"
+    finally:
+        alive[0].communicate("")
+    assert not list(tmp_path.glob("autograder-slot-*")), "a grader that exits normally removes its slot"
