@@ -59,9 +59,9 @@ def slot() -> Path:
         base = Path(tempfile.gettempdir())
         reap_stale_slots(base)
         _SLOT = base / f"autograder-slot-{os.getpid()}-{secrets.token_hex(4)}"
+        lock = _hold_slot_lock(_SLOT)  # before the folder exists: a slot is never left without its lock
         _SLOT.mkdir(mode=0o711)
         os.chmod(_SLOT, 0o711)
-        lock = _hold_slot_lock(_SLOT)
         _SLOT_PID = os.getpid()
         atexit.register(_remove_slot, _SLOT, os.getpid(), lock)
     return _SLOT
@@ -77,7 +77,8 @@ def _hold_slot_lock(slot_dir: Path) -> int:
     """Lock the slot for as long as this process lives (the kernel drops a dead process's lock).
 
     The lock file is locked under a name no reaper looks at, then renamed to its own: a reaper never
-    finds a slot's lock file unlocked while its owner lives."""
+    finds a slot's lock file unlocked while its owner lives, and a process killed before the rename
+    has made no folder yet."""
     fresh = slot_dir.with_name(f".{slot_dir.name}.lock-new")
     fd = os.open(fresh, os.O_CREAT | os.O_WRONLY | os.O_CLOEXEC, 0o600)
     fcntl.flock(fd, fcntl.LOCK_EX)
