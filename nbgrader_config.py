@@ -56,3 +56,9 @@ c.ExportApp.plugin_class = GradesExport
 from autograder.nbgrader_autograde import autograde_steps  # noqa: E402
 
 c.Autograde.autograde_preprocessors = autograde_steps()
+
+# nbgrader records each test cell with its hidden tests and restores them at autograde; this does so
+# without warning that an honest submission changed the cell (autograder.hiddentests).
+from autograder.hiddentests import sanitize_steps  # noqa: E402
+
+c.Autograde.sanitize_preprocessors = sanitize_steps()

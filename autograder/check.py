@@ -7,6 +7,7 @@ from pathlib import Path
 
 from . import course, probe
 from .coursedata import NotebookData
+from .errors import UserError
 from .grading import grade_notebook
 from .records import NotebookResult
 from .references import run_reference
@@ -15,12 +16,44 @@ from .execute import Limits
 SYMBOL = {"passed": "PASS", "failed": "FAIL", "not attempted": "TODO"}
 
 
+def course_root(path: Path) -> Path:
+    """The course ``path`` belongs to: the one it lies in, else the one the command runs in (a notebook
+    downloaded elsewhere and checked from the course folder)."""
+    try:
+        return course.find_root(path.parent)
+    except course.CourseNotFound:
+        return course.find_root()
+
+
+def learner_notebook(path: Path, root: Path) -> tuple[course.Assignment, str]:
+    """The assignment and notebook a learner's file is (by name, or by its cells when renamed), after
+    making sure it is notebook JSON; a file that is not says so in one line, with how to recover it."""
+    try:
+        nb = course.read_json(path)
+        if not isinstance(nb.get("cells"), list):
+            raise ValueError("it has no list of cells")
+    except ValueError as exc:  # bad JSON, bad UTF-8, not a notebook object
+        raise UserError(_not_a_notebook(path, str(exc).splitlines()[0][:120], root)) from None
+    return course.assignment_of_notebook(path, root)
+
+
+def _not_a_notebook(path: Path, reason: str, root: Path) -> str:
+    checkpoint = path.parent / ".ipynb_checkpoints" / f"{path.stem}-checkpoint.ipynb"
+    saved = (f"copy back {checkpoint}, the last checkpoint JupyterLab saved"
+             if checkpoint.is_file() else "use JupyterLab's File > Revert Notebook to Checkpoint")
+    name = next((a.name for a in course.assignments(root)
+                 if any(path.stem.startswith(n) for n in a.notebooks())), None)
+    fresh = (f"run `autograder release {name}` for a fresh copy (it keeps yours aside, renamed)" if name else
+             "start again from a fresh copy (`autograder release NAME` writes one into notebooks/, keeping yours aside)")
+    return f"{path} is not valid notebook JSON ({reason}): {saved}, or {fresh}"
+
+
 def check(path: Path, hidden: bool = False, seed: int | None = None, limits: Limits | None = None,
           cache: bool = True, full: bool = False) -> NotebookResult:
     """Grade the learner's own notebook.  With the hidden tests, the run is short unless ``full``
     (:mod:`autograder.shortrun`: the reference proves it first, once, cached)."""
-    root = course.find_root(path.parent)
-    assignment, name = course.assignment_of_notebook(path, root)
+    root = course_root(path)
+    assignment, name = learner_notebook(path, root)
     data = NotebookData.load(assignment, name)
     seed = probe.DEFAULT_SEED if seed is None else seed
     refs = None
@@ -35,9 +68,22 @@ def check(path: Path, hidden: bool = False, seed: int | None = None, limits: Lim
 
 def hidden_available(path: Path) -> bool:
     """Whether this copy of the course holds the hidden tests of ``path`` (a student pack does not)."""
-    root = course.find_root(path.parent)
-    assignment, name = course.assignment_of_notebook(path, root)
+    root = course_root(path)
+    assignment, name = learner_notebook(path, root)
     return NotebookData.load(assignment, name).has_hidden_tests
+
+
+NO_HIDDEN = ("This student pack holds no hidden tests: your instructor runs them when grading. "
+             "Running the visible tests.")
+
+
+def no_hidden_note(path: Path) -> str:
+    """The one line ``check --hidden`` prints where ``path`` has no hidden tests to run."""
+    from .handout import PRISTINE
+
+    if course.directories(course_root(path)).source_directory == PRISTINE:
+        return NO_HIDDEN
+    return f"{path.name} has no hidden tests. Running the visible tests."
 
 
 def report(result: NotebookResult, hidden: bool) -> str:
@@ -46,10 +92,8 @@ def report(result: NotebookResult, hidden: bool) -> str:
     for e in result.exercises:
         title = e.title or e.id
         lines.append(f"  [{SYMBOL[e.status]}] {title}  ({e.score:g}/{e.points:g})")
-        if e.status == "failed" and e.message:
-            lines += ["         " + m for m in e.message.splitlines()]
-        if e.status == "failed" and e.detail and e.detail not in e.message:
-            lines += ["         as raised: " + m for m in e.detail.splitlines()[:6]]
+        if e.status == "failed":
+            lines += ["         " + m for m in _failure_lines(e)]
     if result.error:
         lines.append(f"  run stopped early: {result.error}")
     if result.run.startswith("short"):
@@ -61,6 +105,24 @@ def report(result: NotebookResult, hidden: bool) -> str:
         lines.append("  Hidden tests not run: your instructor runs them when grading (in the course repository,\n"
                      "  add --hidden to run them without seeing them).")
     return "\n".join(lines)
+
+
+def _failure_lines(e) -> list[str]:
+    """The test's message, then what the run raised (at most six lines), each distinct line once."""
+    seen: set[str] = set()
+    out = []
+    for prefix, text, most in (("", e.message or "", None), ("as raised: ", e.detail or "", 6)):
+        shown = 0
+        for line in text.splitlines():
+            key = line.strip()
+            if not key or key in seen:
+                continue
+            if most is not None and shown == most:
+                break
+            seen.add(key)
+            out.append(prefix + line)
+            shown += 1
+    return out
 
 
 def exit_code(result: NotebookResult) -> int:

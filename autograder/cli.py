@@ -12,7 +12,7 @@ from pathlib import Path
 def _cmd_release(args) -> int:
     from . import release
 
-    names = release.release(args.assignments or None)
+    names = release.release(args.assignments or None, report=print)
     print("released: " + ", ".join(f"notebooks/{n}" for n in names))
     return 0
 
@@ -32,15 +32,14 @@ def _cmd_fmt(args) -> int:
 
 def _cmd_check(args) -> int:
     from . import check
+    from .errors import UserError
 
     path = Path(args.notebook)
     if not path.is_file():
-        print(f"no such notebook: {path}", file=sys.stderr)
-        return 2
+        raise UserError(f"no such notebook: {path}")
     hidden = args.hidden
     if hidden and not check.hidden_available(path):
-        print("This copy of the course holds no hidden tests: your instructor runs them when grading. "
-              "Running the visible tests.")
+        print(check.no_hidden_note(path))
         hidden = False
     result = check.check(path, hidden=hidden, seed=args.seed, full=args.full)
     print(check.report(result, hidden))
@@ -98,7 +97,11 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True)
 
     s = sub.add_parser("release", help="regenerate notebooks/ from solutions/ (nbgrader generate_assignment)",
-                       description="Regenerate the learner notebooks in notebooks/ from solutions/.")
+                       description="Regenerate the learner notebooks in notebooks/ from solutions/. A file there "
+                                   "that differs from what the last release wrote (a notebook you worked in: its "
+                                   "cells, not just its outputs) is first kept beside the fresh one as "
+                                   "NAME.mine-TIME.ipynb, and each one kept is listed; files the release does not "
+                                   "write are left alone.")
     s.add_argument("assignments", nargs="*", help="assignment names (default: all)")
     s.set_defaults(func=_cmd_release)
 
@@ -114,11 +117,14 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("collect", help="fill submitted/ from an LMS bulk download (Canvas, Moodle, Blackboard)",
                        description="Collect the notebooks of an LMS bulk download (.zip) into submitted/STUDENT/"
                                    "ASSIGNMENT/ with nbgrader's zip_collect. Files it cannot place (not a notebook, "
-                                   "an unknown name or id, another notebook's name, an older duplicate) are kept "
-                                   "aside in downloaded/ASSIGNMENT/kept-aside/ and listed.")
+                                   "an unknown name or id, another notebook's name, an older duplicate, older than "
+                                   "what was already collected) are kept aside in downloaded/ASSIGNMENT/kept-aside/"
+                                   "DOWNLOAD-TIME/ with a report and listed. Nothing changes unless everything "
+                                   "succeeds.")
     s.add_argument("download", help="the LMS's bulk download of the submissions (.zip)")
     s.add_argument("--assignment", required=True, help="the assignment the download is for")
-    s.add_argument("--roster", default=None, help="CSV with columns lms_id,student_id (default: LMS ids as student ids)")
+    s.add_argument("--roster", default=None, help="roster CSV: columns lms_id,student_id (any case), or Canvas's gradebook export "
+                        "(default: LMS ids as student ids)")
     s.set_defaults(func=_cmd_collect)
 
     s = sub.add_parser("fmt", help="strip outputs and normalize committed notebooks",
@@ -156,11 +162,21 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("grade", help="autograde submissions into the nbgrader gradebook (for instructors)",
                        description="Autograde submitted/STUDENT/ASSIGNMENT/*.ipynb into gradebook.db and "
-                                   "autograded/. Finished work is kept: a rerun grades only what changed.")
+                                   "autograded/. A result is kept while everything that decides it is unchanged "
+                                   "(the submission, the tests and reference, the grader, the seed, the limits); "
+                                   "a change of due date, extension, late policy or submission time re-records "
+                                   "it without running anything. Every run ends with what changed and why.")
     s.add_argument("assignments", nargs="*", help="assignment names (default: all that have submissions)")
     s.add_argument("--submissions", default=None, help="folder in nbgrader's submitted/ layout (default: submitted/)")
     s.add_argument("--student", action="append", default=None, help="only this student (repeatable)")
-    s.add_argument("--seed", type=int, default=None, help="hidden-test seed (default: drawn at random per run)")
+    s.add_argument("--seed", type=int, default=None,
+                   help="hidden-test seed for this run only (default: the assignment's seed for the term, drawn "
+                        "once and kept in .autograder/seeds.json)")
+    s.add_argument("--new-seed", action="store_true",
+                   help="draw a new term seed for the assignments graded (they are all graded again)")
+    s.add_argument("--submitted-at", default=None, metavar="TIME",
+                   help="the submission time of the --student given, e.g. '2026-11-20 17:05:00 UTC' (kept in "
+                        "the submission's folder as .submitted_at; it outranks every other source)")
     s.add_argument("--force", action="store_true", help="regrade even what is already graded")
     s.add_argument("--full", action="store_true", help=FULL_HELP)
     s.add_argument("--retry-errors", action="store_true",
@@ -195,12 +211,14 @@ def build_parser() -> argparse.ArgumentParser:
     s.set_defaults(func=_cmd_report)
 
     s = sub.add_parser("export", help="write a CSV of grades from the gradebook",
-                       description="Write one row per student and assignment with score and max score.")
+                       description="Write one row per student and assignment: score, lateness, penalty, final score "
+                                   "and notes (a student with no submission: 0, 'no submission').")
     s.add_argument("--to", default="grades.csv", help="output CSV path (default: grades.csv)")
     s.add_argument("--format", choices=["rows", "canvas"], default="rows",
                    help="rows: one per student and assignment, with lateness and notes; canvas: Canvas's "
                         "gradebook import (one row per student, final scores)")
-    s.add_argument("--roster", default=None, help="CSV with columns lms_id,student_id (Canvas IDs for --format canvas)")
+    s.add_argument("--roster", default=None, help="roster CSV: columns lms_id,student_id (any case), or Canvas's gradebook export; "
+                        "every roster student gets a row, and Canvas IDs come from it")
     s.set_defaults(func=_cmd_export)
     return p
 
@@ -212,4 +230,10 @@ def main(argv: list[str] | None = None) -> int:
     # nbgrader's gradebook runs `alembic` from PATH: make this interpreter's tools findable
     os.environ["PATH"] = tool_env()["PATH"]
     args = build_parser().parse_args(argv)
-    return args.func(args)
+    from .errors import UserError
+
+    try:
+        return args.func(args)
+    except UserError as exc:
+        print(f"autograder {args.command}: {exc}", file=sys.stderr)
+        return exc.code

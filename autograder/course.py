@@ -18,26 +18,37 @@ from pathlib import Path
 
 import nbformat
 
+from .errors import UserError
+
 EXERCISE_RE = re.compile(r"^(ex\d+_\d+)_(solution|tests)$")
 HIDDEN_BEGIN = "### BEGIN HIDDEN TESTS"
 HIDDEN_END = "### END HIDDEN TESTS"
 
 
+class CourseNotFound(UserError, FileNotFoundError):
+    """No course directory where a command looked (also a ``FileNotFoundError``, for callers that
+    treat a missing course as a missing file)."""
+
+
 def find_root(start: str | os.PathLike | None = None) -> Path:
-    """The course root: ``$AUTOGRADER_COURSE_ROOT`` or the nearest parent with ``nbgrader_config.py`` and
-    its source folder (``solutions/`` in the course, ``.release/`` in a student pack)."""
+    """The course root: ``$AUTOGRADER_COURSE_ROOT`` or the nearest parent of ``start`` (default: the
+    working directory) with ``nbgrader_config.py`` and its source folder (``solutions/`` in the course,
+    ``.release/`` in a student pack).  Nowhere else: a command run outside a course stops with
+    :class:`CourseNotFound` saying where it looked, never working on some other copy of the course."""
     env = os.environ.get("AUTOGRADER_COURSE_ROOT")
     if env:
-        return Path(env).resolve()
+        root = Path(env).resolve()
+        if not (root / "nbgrader_config.py").is_file():
+            raise CourseNotFound(f"AUTOGRADER_COURSE_ROOT={env} is not a course folder (it has no "
+                                 "nbgrader_config.py): set it to the course folder, or unset it and cd into the course")
+        return root
     here = Path(start or os.getcwd()).resolve()
     for p in [here, *here.parents]:
         if (p / "nbgrader_config.py").is_file() and ((p / "solutions").is_dir() or folder(p, "source").is_dir()):
             return p
-    # the package lives inside the course repository
-    pkg_root = Path(__file__).resolve().parent.parent
-    if (pkg_root / "solutions").is_dir():
-        return pkg_root
-    raise FileNotFoundError("no course directory found (no nbgrader_config.py with solutions/ above %s)" % here)
+    raise CourseNotFound(f"no course found in {here} or any folder above it (a course folder holds "
+                         "nbgrader_config.py and solutions/, or .release/ in a student pack): cd into the "
+                         "course folder, or set AUTOGRADER_COURSE_ROOT to it")
 
 
 def nbgrader_meta(cell) -> dict:
@@ -197,13 +208,98 @@ def assignments(root: Path | None = None) -> list[Assignment]:
 
 
 def assignment_of_notebook(path: Path, root: Path | None = None) -> tuple[Assignment, str]:
-    """Which assignment and notebook name a notebook file belongs to (by its file name)."""
+    """Which assignment and notebook a notebook file belongs to: by its file name, or, for a renamed
+    copy (``01_tensors (1).ipynb``, ``01_tensors-Copy1.ipynb``, ``01_Tensors.ipynb``) or a file whose
+    cells are another notebook's, by its cells' nbgrader ids (:func:`identify`).
+    Raises :class:`UserError` when neither says."""
     root = root or find_root()
     stem = Path(path).stem
+    named = next(((a, stem) for a in assignments(root) if stem in a.notebooks()), None)
+    try:
+        ids = graded_ids(read_json(path))
+    except (OSError, ValueError):  # unreadable here: the name decides (a corrupt file is reported by its reader)
+        ids = set()
+    if named is not None and (not ids or ids & _source_ids(named[0].solution(stem))):
+        return named
+    try:
+        return identify(path, root)
+    except UserError:
+        if named is None:
+            raise
+        return named  # cells with no course id at all: the name is all there is to go by
+
+
+def read_json(path: os.PathLike) -> dict:
+    """A notebook file's JSON, unvalidated (raises ``ValueError`` when it is not a JSON object)."""
+    import json
+
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    if not isinstance(data, dict):
+        raise ValueError("not a JSON object")
+    return data
+
+
+def graded_ids(nb) -> set[str]:
+    """The nbgrader ``grade_id`` of every cell of ``nb`` (a notebook as parsed JSON or a ``NotebookNode``),
+    read without trusting it: cells that are not objects and malformed metadata are ignored."""
+    cells = nb.get("cells") if isinstance(nb, dict) else None
+    if not isinstance(cells, list):
+        return set()
+    return {gid for gid in (grade_id(c) for c in cells if isinstance(c, dict)) if gid}
+
+
+_SOURCE_IDS: dict[tuple[str, int, int], set[str]] = {}
+
+
+def _source_ids(path: Path) -> set[str]:
+    """The grade ids of a source notebook, read once per version of the file."""
+    st = Path(path).stat()
+    key = (str(Path(path).resolve()), st.st_mtime_ns, st.st_size)
+    if key not in _SOURCE_IDS:
+        _SOURCE_IDS[key] = graded_ids(read_json(path))
+    return _SOURCE_IDS[key]
+
+
+def identify(path_or_nb, root: Path | None = None) -> tuple[Assignment, str]:
+    """Which course notebook a notebook's cells belong to, whatever its file is called.
+
+    ``path_or_nb`` is a notebook file or a notebook already read (parsed JSON or a ``NotebookNode``).
+    Its nbgrader ``grade_id`` set (:func:`graded_ids`, malformed metadata ignored) is compared with
+    each source notebook's (``solutions/``, or ``.release/`` in a student pack): the notebook sharing
+    the most ids is the one, when exactly one does.  Returns ``(assignment, notebook name)``.
+
+    Raises :class:`UserError` (one line, naming no source folder) when the file is not notebook
+    JSON, when no course notebook shares an id with it, or when two share as many.
+    """
+    root = root or find_root()
+    if isinstance(path_or_nb, (str, os.PathLike)):
+        label = str(path_or_nb)
+        try:
+            nb = read_json(path_or_nb)
+        except (OSError, ValueError) as exc:
+            raise UserError(f"{label} could not be read as a notebook ({exc})") from None
+    else:
+        label, nb = "this notebook", path_or_nb
+    ids = graded_ids(nb)
+    overlap = {}
     for a in assignments(root):
-        if stem in a.notebooks():
-            return a, stem
-    raise KeyError(f"{path}: no notebook named {stem!r} in solutions/")
+        for name in a.notebooks():
+            try:
+                shared = len(ids & _source_ids(a.solution(name)))
+            except (OSError, ValueError):  # a broken source notebook cannot be the match; the others still can
+                continue
+            if shared:
+                overlap[(a.name, name)] = (a, shared)
+    if not overlap:
+        raise UserError(f"{label} is not one of the course's notebooks: none of its cells carries the nbgrader "
+                        "id of a course exercise (open the notebook you were given, or get a fresh copy with "
+                        "`autograder release`)")
+    best = max(shared for _, shared in overlap.values())
+    top = sorted(key for key, (_, shared) in overlap.items() if shared == best)
+    if len(top) > 1:
+        raise UserError(f"{label} holds cells of several course notebooks ({', '.join(n for _, n in top)}): "
+                        "check each notebook in its own file")
+    return overlap[top[0]][0], top[0][1]
 
 
 def find_exercise(exercise: str, root: Path | None = None) -> tuple[Assignment, str]:

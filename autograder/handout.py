@@ -17,6 +17,7 @@ import zipfile
 from pathlib import Path
 
 from . import course, release
+from .errors import UserError
 
 PRISTINE = ".release"
 
@@ -70,6 +71,16 @@ way the grader does.
 These run the **visible** tests. The hidden tests, which decide the grade, are run by your
 instructor; they check the same concepts on other inputs, so a correct answer passes both.
 
+## Start a notebook again
+
+```bash
+.venv/bin/python -m autograder release 01_tensors   # a fresh notebooks/01_tensors/
+```
+
+Your own copy is never lost: if you changed it, it is first renamed to
+`01_tensors.mine-TIME.ipynb` beside the fresh one (the command prints where), and `check`
+still recognises it.
+
 ## Hand in
 
 Hand in the notebook file itself (`notebooks/NN_topic/NN_topic.ipynb`), as your course says:
@@ -81,7 +92,12 @@ course's site. Do not rename it.
 def write_pack(names: list[str] | None, to: Path, root: Path | None = None) -> Path:
     """Write the student pack for ``names`` (all assignments by default) to the folder or ``.zip`` ``to``."""
     root = root or course.find_root()
-    names = names or [a.name for a in course.assignments(root)]
+    known = [a.name for a in course.assignments(root)]
+    unknown = [n for n in names or [] if n not in known]
+    if unknown:
+        raise UserError(f"no assignment named {', '.join(unknown)} in {course.directories(root).source_directory}/: "
+                        f"the assignments are {', '.join(known)}")
+    names = names or known
     to = Path(to)
     if to.suffix == ".zip":
         with tempfile.TemporaryDirectory() as tmp:
@@ -92,8 +108,8 @@ def write_pack(names: list[str] | None, to: Path, root: Path | None = None) -> P
                     if p.is_file():
                         z.write(p, Path(to.stem) / p.relative_to(folder))
         return to
-    if to.exists() and any(to.iterdir()):
-        raise FileExistsError(f"{to} exists and is not empty")
+    if to.exists() and (not to.is_dir() or any(to.iterdir())):
+        raise UserError(f"{to} exists and is not an empty folder: name a new folder (or a .zip) with --to")
     return _fill(to, names, root)
 
 
@@ -106,6 +122,8 @@ def _fill(dest: Path, names: list[str], root: Path) -> Path:
             src = Path(tmp) / name
             shutil.copytree(src, dest / "notebooks" / name, ignore=shutil.ignore_patterns("__pycache__"))
             shutil.copytree(src, dest / PRISTINE / name, ignore=shutil.ignore_patterns("__pycache__"))
+            # what this release wrote, so that `autograder release` in the pack keeps a learner's edits aside
+            release.write_record(dest / "notebooks", {name: release.fingerprints(src)})
     pkg = Path(__file__).resolve().parent
     shutil.copytree(pkg, dest / "autograder", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     for f in ("pyproject.toml", "environment.yml"):

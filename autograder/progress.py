@@ -20,6 +20,7 @@ from pathlib import Path
 
 from . import check, course
 from .coursedata import NotebookData
+from .errors import UserError
 from .records import ExerciseResult, NotebookResult
 from .submission import attempted, read_submission
 
@@ -44,7 +45,7 @@ def untouched_result(path: Path, root: Path) -> NotebookResult | None:
         assignment, name = course.assignment_of_notebook(path, root)
         data = NotebookData.load(assignment, name)
         student, problem = read_submission(path)
-    except (KeyError, OSError, ValueError):
+    except (UserError, OSError, ValueError):  # not readable or not known here: check reports it
         return None
     if problem or student is None:
         return None
@@ -71,8 +72,8 @@ def run(notebooks: list[Path], hidden: bool, root: Path, seed: int | None = None
                     log(f"running {path.name} ({'visible and hidden' if hidden else 'visible'} tests) ...")
                 result = check.check(path, hidden=hidden, seed=seed, full=full)
             out.append((path, result, None))
-        except KeyError:
-            out.append((path, None, "not a course notebook (no notebook of that name in solutions/)"))
+        except UserError as exc:  # not a notebook, or not one of the course's: said in one line, the others go on
+            out.append((path, None, str(exc)))
         except Exception as exc:  # one broken notebook must not hide the others
             out.append((path, None, f"could not be checked: {type(exc).__name__}: {str(exc)[:300]}"))
     return out
@@ -97,7 +98,8 @@ def table(rows, hidden: bool) -> str:
             lines += [f"{path}", f"  [FAIL] {problem}", ""]
             totals["failed"] += 1
             continue
-        lines.append(f"{result.assignment}/{result.notebook}  ({result.score:g}/{result.max_score:g})")
+        renamed = f"  [{path.name}]" if path.stem != result.notebook else ""
+        lines.append(f"{result.assignment}/{result.notebook}{renamed}  ({result.score:g}/{result.max_score:g})")
         for e in result.exercises:
             totals[e.status] += 1
             lines.append(f"  [{SYMBOL[e.status]}] {(e.title or e.id):<{width}}  {e.score:>3g}/{e.points:g}")
@@ -128,17 +130,19 @@ def exit_code(rows) -> int:
 def progress_command(args) -> int:
     target = Path(args.path) if getattr(args, "path", None) else None
     if target is not None and not target.exists():
-        print(f"no such notebook or folder: {target}", file=sys.stderr)
-        return 2
-    try:
-        root = course.find_root(target.parent if target is not None and target.is_file() else target)
-    except FileNotFoundError as exc:
-        print(str(exc), file=sys.stderr)
-        return 2
+        raise UserError(f"no such notebook or folder: {target}")
+    if target is None:
+        root = course.find_root()
+    elif target.is_file():
+        root = check.course_root(target)
+    else:
+        try:
+            root = course.find_root(target)
+        except course.CourseNotFound:  # a folder of notebooks kept outside the course: the course is where we run
+            root = course.find_root()
     notebooks = find_notebooks(target, root)
     if not notebooks:
-        print(f"no notebooks found in {target or root / 'notebooks'}", file=sys.stderr)
-        return 2
+        raise UserError(f"no notebooks found in {target or course.folder(root, 'release')}")
 
     def log(msg: str) -> None:
         print(msg, file=sys.stderr, flush=True)

@@ -1,0 +1,313 @@
+"""A learner's work and a learner's mistakes: ``release`` never loses an edited notebook, commands
+outside a course, renamed or corrupt notebooks and wrong names each get one clear line, and
+stock ``nbgrader autograde`` restores hidden tests without calling an honest submission changed.
+
+Everything runs on the two-exercise fixture course (``tests/fixtures/course``), released once per
+module and copied per test.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+import attacks
+from autograder import check, course, release
+from autograder.errors import UserError
+from autograder.records import ExerciseResult, NotebookResult
+from support import ROOT, run_tool, set_answers
+
+pytestmark = pytest.mark.xdist_group("learner_safety")
+
+NAME = attacks.ASSIGNMENT  # 00_fixture
+
+
+def autograder(*args, cwd):
+    return run_tool([sys.executable, "-m", "autograder", *args], cwd)
+
+
+@pytest.fixture(scope="module")
+def released(tmp_path_factory):
+    dest = tmp_path_factory.mktemp("released") / "course"
+    shutil.copytree(ROOT / "tests" / "fixtures" / "course", dest)
+    shutil.copy(ROOT / "nbgrader_config.py", dest / "nbgrader_config.py")
+    out = autograder("release", cwd=dest)
+    assert out.returncode == 0, out.stdout + out.stderr
+    return dest
+
+
+@pytest.fixture
+def fx(released, tmp_path):
+    """A private copy of the released fixture course."""
+    return Path(shutil.copytree(released, tmp_path / "course"))
+
+
+def notebook(root: Path) -> Path:
+    return root / "notebooks" / NAME / f"{NAME}.ipynb"
+
+
+def answer_of(path: Path, gid: str = "ex0_1_solution") -> str:
+    nb = json.loads(path.read_text())
+    return next(c["source"] if isinstance(c["source"], str) else "".join(c["source"])
+                for c in nb["cells"] if course.grade_id(c) == gid)
+
+
+def one_line(out) -> str:
+    """The whole of stderr, which must be one line and no traceback."""
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in out.stderr, out.stderr
+    return lines[0]
+
+
+# ---------------------------------------------------------------- release keeps a learner's work
+
+
+def test_release_keeps_an_edited_notebook_aside_and_is_idempotent(fx):
+    set_answers(notebook(fx), attacks.answers(attacks.CORRECT_1))
+    out = autograder("release", cwd=fx)
+    assert out.returncode == 0, out.stdout + out.stderr
+    kept = sorted(notebook(fx).parent.glob(f"{NAME}.mine-*.ipynb"))
+    assert len(kept) == 1, sorted(p.name for p in notebook(fx).parent.iterdir())
+    assert answer_of(kept[0]) == attacks.CORRECT_1  # the learner's answer, whole
+    assert "NotImplementedError" in answer_of(notebook(fx))  # the fresh release in its place
+    assert f"kept your notebooks/{NAME}/{NAME}.ipynb as notebooks/{NAME}/{kept[0].name}" in out.stdout, out.stdout
+
+    again = autograder("release", cwd=fx)
+    assert again.returncode == 0 and "kept" not in again.stdout, again.stdout + again.stderr
+    assert sorted(notebook(fx).parent.glob(f"{NAME}.mine-*.ipynb")) == kept
+
+
+def test_release_replaces_a_notebook_whose_outputs_alone_changed(fx):
+    nb = json.loads(notebook(fx).read_text())
+    for cell in nb["cells"]:
+        if cell["cell_type"] == "code":
+            cell["execution_count"] = 7
+            cell["outputs"] = [{"output_type": "stream", "name": "stdout", "text": "ran\n"}]
+    notebook(fx).write_text(json.dumps(nb))
+    out = autograder("release", cwd=fx)
+    assert out.returncode == 0 and "kept" not in out.stdout, out.stdout + out.stderr
+    assert [p.name for p in notebook(fx).parent.iterdir()] == [f"{NAME}.ipynb"]
+    assert '"outputs": []' in notebook(fx).read_text()
+
+
+def test_release_keeps_other_changed_files_and_leaves_the_learners_own(fx):
+    helper = fx / "solutions" / NAME / "helper.py"
+    helper.write_text("SCALE = 1\n")
+    assert autograder("release", NAME, cwd=fx).returncode == 0
+    released_helper = notebook(fx).parent / "helper.py"
+    assert released_helper.read_text() == "SCALE = 1\n"
+
+    released_helper.write_text("SCALE = 1  # my note\n")  # the learner edits a support file
+    (notebook(fx).parent / "scratch.txt").write_text("my own notes\n")  # and keeps a file of their own
+    helper.write_text("SCALE = 2\n")  # the instructor changes the support file
+    out = autograder("release", NAME, cwd=fx)
+    assert out.returncode == 0, out.stderr
+    kept = list(notebook(fx).parent.glob("helper.mine-*.py"))
+    assert len(kept) == 1 and kept[0].read_text() == "SCALE = 1  # my note\n", out.stdout
+    assert released_helper.read_text() == "SCALE = 2\n"
+    assert (notebook(fx).parent / "scratch.txt").read_text() == "my own notes\n"
+
+    helper.unlink()  # no longer released: the unchanged copy goes, nothing of the learner's does
+    out = autograder("release", NAME, cwd=fx)
+    assert out.returncode == 0, out.stderr
+    assert not released_helper.exists() and kept[0].is_file()
+    assert (notebook(fx).parent / "scratch.txt").is_file()
+
+
+def test_release_keeps_a_corrupt_notebook(fx):
+    notebook(fx).write_text('{"cells": [')
+    out = autograder("release", cwd=fx)
+    assert out.returncode == 0, out.stderr
+    kept = list(notebook(fx).parent.glob(f"{NAME}.mine-*.ipynb"))
+    assert len(kept) == 1 and kept[0].read_text() == '{"cells": [', out.stdout
+    json.loads(notebook(fx).read_text())
+
+
+# ---------------------------------------------------------------- one clear line
+
+
+def test_commands_outside_a_course_say_where_they_looked(tmp_path):
+    shutil.copy(ROOT / "notebooks" / "01_tensors" / "01_tensors.ipynb", tmp_path / "nb.ipynb")
+    for args in (["release"], ["progress"], ["check", "nb.ipynb"], ["handout", "--to", "pack"]):
+        out = autograder(*args, cwd=tmp_path)
+        assert out.returncode == 2, (args, out.stdout, out.stderr)
+        line = one_line(out)
+        assert str(tmp_path) in line and "AUTOGRADER_COURSE_ROOT" in line and "cd into" in line, line
+    assert not (tmp_path / "pack").exists()
+    with pytest.raises(UserError):
+        course.find_root(tmp_path)
+
+
+def test_a_course_root_setting_that_is_no_course_is_refused(tmp_path, monkeypatch):
+    monkeypatch.setenv("AUTOGRADER_COURSE_ROOT", str(tmp_path))
+    with pytest.raises(UserError, match="AUTOGRADER_COURSE_ROOT"):
+        course.find_root()
+
+
+def test_a_wrong_assignment_name_lists_the_valid_ones(fx):
+    for args in (["release", "00_fixtur"], ["handout", "00_fixtur", "--to", str(fx / "pack")]):
+        out = autograder(*args, cwd=fx)
+        assert out.returncode == 2, out.stdout + out.stderr
+        line = one_line(out)
+        assert "00_fixtur" in line and f"the assignments are {NAME}" in line, line
+    assert not (fx / "pack").exists()
+
+
+def test_a_corrupt_notebook_says_how_to_recover(fx):
+    bad = notebook(fx)
+    bad.write_text(bad.read_text()[:200])
+    out = autograder("check", str(bad), cwd=fx)
+    assert out.returncode == 2, out.stdout + out.stderr
+    line = one_line(out)
+    assert "is not valid notebook JSON" in line and "Revert" in line and f"autograder release {NAME}" in line, line
+    out = autograder("progress", cwd=fx)
+    assert out.returncode == 1 and "Traceback" not in out.stdout + out.stderr, out.stdout + out.stderr
+    assert "is not valid notebook JSON" in out.stdout, out.stdout
+
+
+def test_report_prints_each_line_once():
+    msg = "AssertionError: add_one(0) must be 1"
+    result = NotebookResult("me", NAME, NAME, exercises=[
+        ExerciseResult("ex0_1", "Exercise 0.1", 1, 0, "failed", message=msg, detail=f"{msg}\n{msg}"),
+        ExerciseResult("ex0_2", "Exercise 0.2", 2, 0, "failed",
+                       message="your answer cell raised NameError\nthe tests raised NameError (test cell, line 1)",
+                       detail="NameError: name 'y' is not defined\nNameError: name 'y' is not defined")])
+    text = check.report(result, hidden=False)
+    assert text.count("must be 1") == 1, text
+    assert text.count("name 'y' is not defined") == 1, text
+
+
+# ---------------------------------------------------------------- renamed notebooks
+
+
+def test_graded_ids_ignore_malformed_metadata():
+    nb = {"cells": [{"metadata": {"nbgrader": {"grade_id": "ex1_1_solution"}}},
+                    {"metadata": {"nbgrader": {"grade_id": ["ex1_2_solution"]}}},
+                    {"metadata": {"nbgrader": "ex1_3_tests"}},
+                    {"metadata": []}, "not a cell", {}]}
+    assert course.graded_ids(nb) == {"ex1_1_solution"}
+    assert course.graded_ids({"cells": "nope"}) == set() and course.graded_ids([]) == set()
+
+
+def test_identify_by_cells_whatever_the_name(tmp_path):
+    src = ROOT / "notebooks" / "02_autograd" / "02_autograd.ipynb"
+    for name in ("02_autograd (1).ipynb", "02_autograd-Copy1.ipynb", "02_Autograd.ipynb", "01_tensors.ipynb"):
+        shutil.copy(src, tmp_path / name)
+        a, nb = course.assignment_of_notebook(tmp_path / name, ROOT)
+        assert (a.name, nb) == ("02_autograd", "02_autograd"), name
+    assert course.identify(course.read(src), ROOT)[1] == "02_autograd"
+
+    cells = [{"cell_type": "code", "metadata": {"nbgrader": {"grade_id": gid}}, "source": ""}
+             for gid in ("ex1_1_solution", "ex2_1_solution")]
+    with pytest.raises(UserError, match="several course notebooks"):
+        course.identify({"cells": cells}, ROOT)
+    with pytest.raises(UserError, match="not one of the course's notebooks") as err:
+        course.identify({"cells": []}, ROOT)
+    assert "solutions" not in str(err.value)
+
+
+@pytest.mark.slow
+def test_check_and_progress_recognise_renamed_copies(fx, tmp_path):
+    set_answers(notebook(fx), attacks.answers(attacks.CORRECT_1, attacks.WRONG_1.replace("add_one", "double")))
+    copies = tmp_path / "downloads"
+    copies.mkdir()
+    for name in (f"{NAME} (1).ipynb", f"{NAME}-Copy1.ipynb", "00_Fixture.ipynb"):
+        shutil.copy(notebook(fx), copies / name)
+    out = autograder("check", str(copies / "00_Fixture.ipynb"), cwd=fx)
+    assert out.returncode == 1, out.stdout + out.stderr
+    assert "[PASS] Exercise 0.1" in out.stdout and "[FAIL] Exercise 0.2" in out.stdout, out.stdout
+    out = autograder("progress", str(copies), cwd=fx)
+    assert out.returncode == 1 and out.stdout.count("[PASS] Exercise 0.1") == 3, out.stdout + out.stderr
+    (copies / "other.ipynb").write_text(json.dumps({"cells": [], "metadata": {}, "nbformat": 4,
+                                                     "nbformat_minor": 5}))
+    out = autograder("check", str(copies / "other.ipynb"), cwd=fx)
+    assert out.returncode == 2 and "solutions" not in out.stderr, out.stderr
+    assert "not one of the course's notebooks" in one_line(out)
+
+
+# ---------------------------------------------------------------- a student pack
+
+
+@pytest.mark.slow
+def test_check_hidden_in_a_pack_and_release_there_keeps_work(fx, tmp_path):
+    pack = tmp_path / "pack"
+    out = autograder("handout", "--to", str(pack), cwd=fx)
+    assert out.returncode == 0, out.stdout + out.stderr
+    set_answers(notebook(pack), attacks.answers(attacks.CORRECT_1))
+    out = autograder("check", str(notebook(pack)), "--hidden", cwd=pack)
+    assert out.returncode == 3, out.stdout + out.stderr
+    assert out.stdout.splitlines()[0] == check.NO_HIDDEN, out.stdout
+    assert out.stdout.count("no hidden tests") == 1 and "Traceback" not in out.stderr
+    assert "[PASS] Exercise 0.1" in out.stdout, out.stdout
+
+    out = autograder("release", cwd=pack)
+    assert out.returncode == 0, out.stdout + out.stderr
+    kept = list(notebook(pack).parent.glob(f"{NAME}.mine-*.ipynb"))
+    assert len(kept) == 1 and answer_of(kept[0]) == attacks.CORRECT_1, out.stdout
+
+
+# ---------------------------------------------------------------- nbgrader's checksums
+
+
+def test_released_cells_carry_the_checksums_nbgrader_records(released):
+    """Every released cell's checksum is nbgrader's for its source, and the gradebook's for each locked
+    cell, except the test cells with hidden tests (the gradebook keeps them whole)."""
+    from nbgrader import utils
+    from nbgrader.api import Gradebook
+
+    nb = course.read(notebook(released))
+    with Gradebook(f"sqlite:///{released / 'gradebook.db'}") as gb:
+        for cell in nb.cells:
+            gid = course.grade_id(cell)
+            if not gid:
+                continue
+            recorded = gb.find_source_cell(gid, NAME, NAME)
+            assert cell.metadata.nbgrader["checksum"] == utils.compute_checksum(cell), gid
+            if recorded.locked and course.HIDDEN_BEGIN not in recorded.source:
+                assert recorded.checksum == utils.compute_checksum(cell), gid
+            assert utils.compute_checksum(nbformat_cell(cell, recorded.source)) == recorded.checksum, gid
+
+
+def nbformat_cell(cell, source):
+    import copy
+
+    other = copy.deepcopy(cell)
+    other.source = source
+    return other
+
+
+@pytest.mark.slow
+def test_stock_autograde_restores_hidden_tests_without_a_checksum_warning(fx):
+    from attacks import gradebook_scores
+
+    for student, answers, tamper in (("honest", attacks.answers(attacks.CORRECT_1, attacks.CORRECT_2), False),
+                                     ("tamper", attacks.answers(attacks.CORRECT_1, attacks.CORRECT_2), True)):
+        dest = fx / "submitted" / student / NAME
+        dest.mkdir(parents=True)
+        shutil.copy(notebook(fx), dest / f"{NAME}.ipynb")
+        set_answers(dest / f"{NAME}.ipynb", answers)
+        if tamper:
+            set_answers(dest / f"{NAME}.ipynb", {"ex0_1_tests": "assert True"})
+
+    def autograde():
+        return run_tool([sys.executable, "-m", "nbgrader", "autograde", NAME, "--force",
+                         "--SandboxedGrade.trusted_input=True"], fx)
+
+    stock = autograde()
+    assert stock.returncode == 0, stock.stdout[-3000:] + stock.stderr[-3000:]
+    # nbgrader's own step: every test cell with hidden tests, in both submissions
+    assert stock.stderr.count("Attribute 'checksum'") == 4, stock.stderr[-3000:]
+
+    config = fx / "nbgrader_config.py"
+    config.write_text(config.read_text() + "\nfrom autograder.hiddentests import sanitize_steps  # noqa: E402\n"
+                                           "c.Autograde.sanitize_preprocessors = sanitize_steps()\n")
+    out = autograde()
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    warned = [line for line in out.stderr.splitlines() if "Attribute 'checksum'" in line]
+    assert len(warned) == 1 and "ex0_1_tests" in warned[0], out.stderr[-3000:]  # the tampered cell only
+    scores = gradebook_scores(fx)
+    assert scores["honest"] == 3 and scores["tamper"] == 3, scores  # hidden tests restored and run for both
