@@ -3,6 +3,9 @@
 The downloads are built here as the LMSs name them: Canvas (with a late file and a resubmission),
 Moodle (a folder per learner) and Blackboard (attempt times).  Unknown names, ids missing from
 the roster, other notebooks' names, non-notebooks and older duplicates are kept aside and listed.
+A collect is all or nothing: whatever fails (the roster, the archive, nbgrader's zip_collect, a
+folder in the way half-way through the moves), the course is left exactly as it was.  Across
+downloads the newest submission wins, and what is replaced or not taken is kept and listed.
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from __future__ import annotations
 import json
 import sys
 import zipfile
+from pathlib import Path
 
 import pytest
 
@@ -99,3 +103,106 @@ def test_a_broken_download_changes_nothing(course_dir, tmp_path):
         out = collect(course_dir, str(tmp_path / bad))
         assert out.returncode == 2 and "nothing collected" in out.stderr, out.stderr
     assert sorted(str(p) for p in (course_dir / "submitted").rglob("*")) == before
+
+
+def snapshot(course_dir) -> dict:
+    """Every folder and file of the course, with the files' bytes."""
+    return {str(p.relative_to(course_dir)): (p.read_bytes() if p.is_file() else None)
+            for p in sorted(Path(course_dir).rglob("*"))}
+
+
+def moodle(course_dir, path, students: dict[str, str], when, extra: dict[str, str] | None = None):
+    """A Moodle download: a folder per learner (``students``: LMS id -> the marker in the notebook)."""
+    files = {f"Learner {i}_{i}_assignsubmission_file_/{NB}.ipynb": notebook(course_dir, marker)
+             for i, marker in students.items()}
+    return build_zip(path, files | (extra or {}), when=when)
+
+
+@pytest.mark.slow
+def test_a_failed_collect_leaves_the_course_as_it_was(course_dir, tmp_path):
+    first = moodle(course_dir, tmp_path / "first.zip", {"2001": "ann first"}, (2026, 11, 20, 12, 0, 0),
+                   extra={"readme_from_the_lms.txt": "hello"})
+    assert collect(course_dir, str(first)).returncode == 0
+    (course_dir / "submitted" / "2009").write_text("a file where a student's folder would go")
+    before = snapshot(course_dir)
+    assert any("kept-aside" in p and p.endswith("readme_from_the_lms.txt") for p in before)
+    assert any(p.endswith("collect-report.json") for p in before)
+    newer = {"2001": "ann newer", "2002": "bo"}
+
+    # a roster that cannot be read
+    (tmp_path / "roster.csv").write_text("Name,Email\nAnn,ann@example.org\n")
+    out = collect(course_dir, str(moodle(course_dir, tmp_path / "a.zip", newer, (2026, 11, 21, 12, 0, 0))),
+                  "--roster", str(tmp_path / "roster.csv"))
+    assert out.returncode == 2 and "found: Name, Email" in out.stderr, out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1, out.stderr
+    assert snapshot(course_dir) == before
+
+    # nbgrader's zip_collect fails half-way through extracting (a name longer than the file system allows)
+    out = collect(course_dir, str(moodle(course_dir, tmp_path / "b.zip", newer, (2026, 11, 21, 12, 0, 0),
+                                         extra={"x" * 300 + ".txt": "too long a name"})))
+    assert out.returncode == 1 and "nbgrader zip_collect failed" in out.stderr, out.stderr
+    assert snapshot(course_dir) == before
+
+    # the moves into submitted/ fail half-way: ann's newer submission was already in place, then 2009's is blocked
+    out = collect(course_dir, str(moodle(course_dir, tmp_path / "c.zip", newer | {"2009": "blocked"},
+                                         (2026, 11, 21, 12, 0, 0))))
+    assert out.returncode == 1 and "nothing collected, the course is as it was" in out.stderr, out.stderr
+    assert snapshot(course_dir) == before
+
+
+def test_unknown_assignment_is_one_line(course_dir, tmp_path):
+    dl = moodle(course_dir, tmp_path / "dl.zip", {"2001": "ann"}, (2026, 11, 20, 12, 0, 0))
+    out = run_tool([sys.executable, "-m", "autograder", "collect", str(dl), "--assignment", "01_tensor"], course_dir)
+    assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1, out.stderr
+    assert "unknown assignment '01_tensor'" in out.stderr and "01_tensors" in out.stderr.split("unknown")[1]
+    assert not (course_dir / "submitted").exists() and not (course_dir / "downloaded").exists()
+
+
+@pytest.mark.slow
+def test_the_newest_submission_wins_across_downloads(course_dir, tmp_path):
+    sub = course_dir / "submitted"
+    newer = moodle(course_dir, tmp_path / "newer.zip", {"2001": "ann on the 21st"}, (2026, 11, 21, 12, 0, 0))
+    assert collect(course_dir, str(newer)).returncode == 0
+    older = moodle(course_dir, tmp_path / "older.zip", {"2001": "ann on the 20th", "2002": "bo on the 20th"},
+                   (2026, 11, 20, 12, 0, 0))
+    out = collect(course_dir, str(older))
+    assert out.returncode == 0, out.stderr
+    assert "ann on the 21st" in (sub / "2001" / A / f"{NB}.ipynb").read_text()  # not replaced by the older one
+    assert (sub / "2001" / A / COLLECTED_AT).read_text().startswith("2026-11-21 12:00:00")
+    assert "bo on the 20th" in (sub / "2002" / A / f"{NB}.ipynb").read_text()
+    assert "older than the submission already collected on 2026-11-21 12:00:00" in out.stdout, out.stdout
+    aside = course_dir / "downloaded" / A / "kept-aside"
+    (older_dir,) = aside.glob("older-*")
+    report = json.loads((older_dir / "collect-report.json").read_text())
+    (row,) = [r for r in report["files"] if r.get("student") == "2001"]
+    assert row["kept_aside"].startswith("older than the submission already collected on 2026-11-21")
+    assert "ann on the 20th" in (course_dir / row["kept_in"] / f"{NB}.ipynb").read_text()  # kept, not lost
+
+    newest = moodle(course_dir, tmp_path / "newest.zip", {"2001": "ann on the 22nd"}, (2026, 11, 22, 12, 0, 0))
+    out = collect(course_dir, str(newest))
+    assert out.returncode == 0, out.stderr
+    assert "ann on the 22nd" in (sub / "2001" / A / f"{NB}.ipynb").read_text()
+    (newest_dir,) = aside.glob("newest-*")
+    report = json.loads((newest_dir / "collect-report.json").read_text())
+    (replaced,) = report["replaced"]
+    assert replaced["student"] == "2001" and replaced["collected_at"].startswith("2026-11-21 12:00:00")
+    kept = course_dir / replaced["kept_in"]
+    assert "ann on the 21st" in (kept / f"{NB}.ipynb").read_text()  # the replaced submission is kept
+    assert (kept / COLLECTED_AT).read_text().startswith("2026-11-21")
+    # every collect keeps its own folder and report
+    assert sorted(p.name.split("-")[0] for p in aside.iterdir()) == ["newer", "newest", "older"]
+    assert all((p / "collect-report.json").is_file() for p in aside.iterdir())
+
+
+@pytest.mark.slow
+def test_canvas_gradebook_export_as_the_roster(course_dir, tmp_path):
+    from test_roster_export import CANVAS_EXPORT
+
+    (tmp_path / "canvas.csv").write_bytes(("\ufeff" + CANVAS_EXPORT).encode("utf-8"))
+    dl = build_zip(tmp_path / "canvas.zip", {f"smithjane_101_9001_{NB}.ipynb": notebook(course_dir, "jane"),
+                                             f"doejohn_102_9002_{NB}.ipynb": notebook(course_dir, "john"),
+                                             f"teststudent_999_9003_{NB}.ipynb": notebook(course_dir, "test")})
+    out = collect(course_dir, str(dl), "--roster", str(tmp_path / "canvas.csv"))
+    assert out.returncode == 0, out.stderr
+    assert sorted(p.name for p in (course_dir / "submitted").iterdir()) == ["jdoe", "jsmith"]
+    assert "LMS id 999 is not in the roster" in out.stdout

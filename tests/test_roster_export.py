@@ -1,0 +1,107 @@
+"""Rosters as spreadsheets and LMSs write them, and exports that list every student.
+
+A roster saved by a spreadsheet (byte-order mark, CRLF, spaces after commas, headers in any case)
+and Canvas's own gradebook export both read as rosters; a roster that cannot be read says what
+it found.  The exports give every student of the gradebook and of the roster a row for every
+assignment, with 0 and "no submission" where nothing was handed in.
+"""
+
+from __future__ import annotations
+
+import csv
+import shutil
+import sys
+
+import pytest
+
+from autograder import roster
+from autograder.errors import UserError
+from support import ROOT, run_tool
+from test_security import fixture_course
+
+CANVAS_EXPORT = (
+    "Student,ID,SIS User ID,SIS Login ID,Section,Tensors (1234),Current Score\r\n"
+    "    Points Possible,,,,,12.00,(read only)\r\n"
+    '"Smith, Jane",101,jsmith,jane.smith,Section A,10.00,83.3\r\n'
+    '"Doe, John",102,,jdoe,Section B,,\r\n'
+    '"Student, Test",999,,,,,\r\n'
+)
+
+
+def test_spreadsheet_roster(tmp_path):
+    path = tmp_path / "roster.csv"
+    path.write_bytes("\ufeffLMS_ID, Student_ID\r\n101, jane\r\n102 ,john\r\n\r\n".encode("utf-8"))
+    r = roster.read(path)
+    assert r.students == ("jane", "john")
+    assert r.student_of == {"101": "jane", "102": "john"} and r.lms_of == {"jane": "101", "john": "102"}
+
+
+def test_canvas_gradebook_export_is_a_roster(tmp_path):
+    path = tmp_path / "canvas.csv"
+    path.write_bytes(("\ufeff" + CANVAS_EXPORT).encode("utf-8"))
+    r = roster.read(path)
+    assert r.students == ("jsmith", "jdoe")  # SIS User ID, else SIS Login ID; no Points Possible, no test student
+    assert r.student_of == {"101": "jsmith", "102": "jdoe"}
+    assert r.names["jsmith"] == "Smith, Jane" and r.sections["jdoe"] == "Section B"
+
+
+def test_a_roster_that_cannot_be_read_names_what_it_found(tmp_path):
+    path = tmp_path / "roster.csv"
+    path.write_text("Name,Email\nJane,jane@example.org\n")
+    with pytest.raises(UserError) as err:
+        roster.read(path)
+    assert "lms_id and student_id" in str(err.value) and "found: Name, Email" in str(err.value)
+    path.write_text("lms_id,student_id\n101,jane\n101,john\n")
+    with pytest.raises(UserError, match="101 is given to both jane and john"):
+        roster.read(path)
+    path.write_text("lms_id,student_id\n101,../etc\n")
+    with pytest.raises(UserError, match="cannot be a folder name"):
+        roster.read(path)
+    with pytest.raises(UserError, match="no roster at"):
+        roster.read(tmp_path / "missing.csv")
+
+
+@pytest.fixture
+def released(tmp_path):
+    """The fixture course, released: its gradebook knows the assignment (3 points) and no submission."""
+    return fixture_course(tmp_path / "course")
+
+
+def export(course, *args):
+    return run_tool([sys.executable, "-m", "autograder", "export", *args], course)
+
+
+@pytest.mark.slow
+def test_students_without_a_submission_get_a_row_with_0(released, tmp_path):
+    # bob is in the gradebook's students table (nbgrader's own command), carol only in the roster
+    add = run_tool([sys.executable, "-m", "nbgrader", "db", "student", "add", "bob", "--lms-user-id=202"], released)
+    assert add.returncode == 0, add.stdout + add.stderr
+    path = tmp_path / "roster.csv"
+    path.write_bytes(b"\xef\xbb\xbfLMS_ID,Student_ID\r\n303,carol\r\n")
+    out = export(released, "--roster", str(path), "--to", "grades.csv")
+    assert out.returncode == 0, out.stderr
+    rows = {r["student"]: r for r in csv.DictReader(open(released / "grades.csv"))}
+    assert set(rows) == {"bob", "carol"}
+    for r in rows.values():
+        assert r["assignment"] == "00_fixture" and float(r["max_score"]) == 3.0
+        assert float(r["score"]) == 0.0 and float(r["final_score"]) == 0.0 and r["notes"] == "no submission"
+    assert "no submission" in out.stdout
+
+    out = export(released, "--format", "canvas", "--roster", str(path), "--to", "canvas.csv")
+    assert out.returncode == 0, out.stderr
+    table = list(csv.reader(open(released / "canvas.csv")))
+    assert table[1][0] == "Points Possible" and float(table[1][5]) == 3.0
+    by = {r[2]: r for r in table[2:]}
+    assert set(by) == {"bob", "carol"}
+    assert by["bob"][1] == "202" and by["carol"][1] == "303"  # the gradebook's LMS id, the roster's
+    assert float(by["bob"][5]) == 0.0 and float(by["carol"][5]) == 0.0
+
+
+def test_export_without_a_gradebook_says_what_to_do(tmp_path):
+    course = tmp_path / "course"  # the fixture course before anything is released or graded
+    shutil.copytree(ROOT / "tests" / "fixtures" / "course", course)
+    shutil.copy(ROOT / "nbgrader_config.py", course / "nbgrader_config.py")
+    out = export(course, "--to", "grades.csv")
+    assert out.returncode == 2
+    assert len(out.stderr.strip().splitlines()) == 1 and "run `autograder grade` first" in out.stderr, out.stderr
+    assert not (course / "grades.csv").exists()
