@@ -3,32 +3,56 @@
 Stock ``nbgrader generate_feedback`` renders the autograded notebook as it is,
 hidden tests included (nbgrader issue 917).  Here the feedback notebook keeps
 only the visible part of every test cell and opens with a table of each exercise's
-result and the concept to revisit.
+result and the concept to revisit, under the notebook's score, late penalty and final score.
 
 Once a hidden test has run in the kernel, the learner's code could read its source
 (``In``, ``linecache``, frames, memory) and print it in any form.  So the feedback shows
 the grading run's outputs only for the cells that ran before the first hidden test; after
 it, every cell's outputs are withheld and each test cell shows the grader's verdict, built
 from trusted text alone (:mod:`autograder.messages`).  Outputs carry no active content
-(:mod:`autograder.outputs`).
+(:mod:`autograder.outputs`); each figure is shown with alternative text.
+
+Markdown reaches the graded notebook from the submission and is kept there as inert text.  A
+Markdown cell whose text is the instructor's own (a cell of the release, such as a folded hint)
+is shown rendered, as the notebook shows it; whatever the learner wrote stays text.
 """
 
 from __future__ import annotations
 
 import html
 import json
+from pathlib import Path
 
 import nbformat
 from nbgrader.preprocessors import NbGraderPreprocessor
+from traitlets import List
 
 from . import course, outputs, release
+from .errors import UserError
 from .records import NotebookResult
 from .store import ResultStore
 
 
+def _points(x: float) -> str:
+    return f"{round(x, 2):g}"
+
+
+def score_lines(result: NotebookResult) -> list[str]:
+    """The score as the learner's grade is made: raw score, late penalty, final score, days late, extension."""
+    days = result.seconds_late / 86400
+    extension = float(getattr(result, "extension_hours", 0.0) or 0.0)
+    rows = [("Score", f"{_points(result.score)} / {_points(result.max_score)}"),
+            ("Late penalty", f"−{_points(result.late_penalty)}" if result.late_penalty else "0"),
+            ("Final score", f"**{_points(result.final_score)} / {_points(result.max_score)}**"),
+            ("Days late", f"{days:.2f}" if days > 0 else "0 (on time)")]
+    if extension > 0:
+        rows.append(("Extension", f"{extension:g} hours (the days late count from your extended due date)"))
+    return ["| | |", "|---|---|", *(f"| **{name}:** | {value} |" for name, value in rows)]
+
+
 def summary_markdown(result: NotebookResult) -> str:
-    lines = [f"# Feedback: {result.assignment}/{result.notebook}", "",
-             f"**Score: {result.score:g} / {result.max_score:g}**", "",
+    lines = [f"# Feedback: {html.escape(result.assignment)}/{html.escape(result.notebook)}", "",
+             *score_lines(result), "",
              "| exercise | result | points | what to look at |", "|---|---|---|---|"]
     for e in result.exercises:
         what = e.hint or ("" if e.status == "passed" else e.message.splitlines()[0] if e.message else "")
@@ -39,13 +63,83 @@ def summary_markdown(result: NotebookResult) -> str:
     return "\n".join(lines)
 
 
+def trusted_markdown(root: Path, assignment: str, notebook: str) -> dict[str, str]:
+    """The instructor's Markdown cells of a notebook's release, keyed by the inert text a graded
+    notebook holds for them (:func:`autograder.outputs.inert_markdown`); empty when there is no source."""
+    path = course.Assignment(assignment, root).solution(notebook)
+    if not path.is_file() or path.parent.parent != course.folder(root, "source"):
+        return {}
+    learner = release.pristine_release(course.read(path), root)
+    return {outputs.inert_markdown(c.source): c.source for c in learner.cells
+            if c.cell_type == "markdown" and not course.is_solution(c)}
+
+
+def _markdown(nb: nbformat.NotebookNode, trusted: dict[str, str]) -> None:
+    """The instructor's Markdown rendered as written; the learner's shown as text."""
+    for cell in nb.cells:
+        if cell.cell_type != "markdown":
+            continue
+        if cell.source in trusted:
+            cell.source = trusted[cell.source]
+        elif course.is_solution(cell):
+            # a written answer comes from the submission as it is: make it inert (once, whatever it held)
+            cell.source = outputs.inert_markdown(html.unescape(cell.source))
+
+
+def _alts(nb: nbformat.NotebookNode) -> dict[int, list[str]]:
+    """Each code cell's figure descriptions from the outputs' metadata, in output order (before cleaning
+    drops the metadata): ``metadata.alt`` or ``metadata[mime].alt``."""
+    found: dict[int, list[str]] = {}
+    for i, cell in enumerate(nb.cells):
+        if cell.get("cell_type") != "code":
+            continue
+        for out in cell.get("outputs") or []:
+            if not isinstance(out, dict) or out.get("output_type") not in ("display_data", "execute_result"):
+                continue
+            meta = out.get("metadata") if isinstance(out.get("metadata"), dict) else {}
+            alt = meta.get("alt")
+            for mime in ("image/png", "image/jpeg"):
+                if not isinstance(alt, str) and isinstance(meta.get(mime), dict):
+                    alt = meta[mime].get("alt")
+            found.setdefault(i, []).append(alt if isinstance(alt, str) else "")
+    return found
+
+
+def _figures(nb: nbformat.NotebookNode, alts: dict[int, list[str]]) -> None:
+    """Every image output as an ``<img>`` with alternative text: its own, else "figure N of cell M".
+
+    The tag is built here from the image's checked base64 data and escaped text, so it carries
+    nothing the learner's kernel wrote but the picture."""
+    for i, cell in enumerate(nb.cells):
+        if cell.cell_type != "code":
+            continue
+        shown = 0
+        displays = [o for o in cell.outputs if o.get("output_type") == "display_data"]
+        for k, out in enumerate(displays):
+            data = out.get("data") or {}
+            mime = next((m for m in ("image/png", "image/jpeg") if m in data), None)
+            if mime is None:
+                continue
+            shown += 1
+            given = (alts.get(i) or [])[k:k + 1]
+            alt = " ".join((given[0] if given else "").split())[:300] or f"figure {shown} of cell {i + 1}"
+            b64 = "".join(str(data[mime]).split())
+            out["data"] = {"text/html": f'<img src="data:{mime};base64,{b64}" alt="{html.escape(alt)}">',
+                           "text/plain": f"[{alt}]"}
+
 WITHHELD = ("Outputs are shown up to the first hidden test. After it, code in the notebook could read "
             "the hidden tests, so what the cells printed is not shown here: each test cell shows the "
             "grader's verdict instead. Run your notebook to see its outputs.")
 
 
-def feedback_notebook(nb: nbformat.NotebookNode, result: NotebookResult | None) -> nbformat.NotebookNode:
-    nb = outputs.clean_notebook(nbformat.from_dict(json.loads(json.dumps(nb))), 16 << 20)
+def feedback_notebook(nb: nbformat.NotebookNode, result: NotebookResult | None,
+                      trusted: dict[str, str] | None = None) -> nbformat.NotebookNode:
+    """The learner's feedback notebook from a graded one (``trusted``: :func:`trusted_markdown`)."""
+    nb = nbformat.from_dict(json.loads(json.dumps(nb)))
+    alts = _alts(nb)
+    nb = outputs.clean_notebook(nb, 16 << 20)
+    _markdown(nb, trusted or {})
+    _figures(nb, alts)
     by_ex = {e.id: e for e in result.exercises} if result is not None else {}
     first_hidden = next((i for i, c in enumerate(nb.cells)
                          if c.cell_type == "code" and course.HIDDEN_BEGIN in c.source), len(nb.cells))
@@ -85,21 +179,26 @@ def feedback_command(args) -> int:
     root = course.find_root()
     store = ResultStore(root)
     base = course.folder(root, "autograded")
-    written = 0
-    for path in sorted(base.glob("*/*/*.ipynb")):
+    graded = sorted(base.glob("*/*/*.ipynb"))
+    if not graded:
+        raise UserError(f"nothing graded yet ({base.name}/ holds no notebook): run `autograder grade` first")
+    chosen = [p for p in graded if (not args.assignments or p.parent.name in args.assignments)
+              and (not args.student or p.parent.parent.name in args.student)]
+    if not chosen:
+        which = " ".join([*(args.assignments or []), *(f"--student {s}" for s in args.student or [])])
+        raise UserError(f"nothing graded for {which}: run `autograder grade {which}` first")
+    trusted: dict[tuple[str, str], dict[str, str]] = {}
+    for path in chosen:
         student, assignment = path.parent.parent.name, path.parent.name
-        if args.assignments and assignment not in args.assignments:
-            continue
-        if args.student and student not in args.student:
-            continue
+        if (assignment, path.stem) not in trusted:
+            trusted[assignment, path.stem] = trusted_markdown(root, assignment, path.stem)
         nb = nbformat.read(str(path), as_version=4)
-        fb = feedback_notebook(nb, store.get(assignment, student, path.stem))
+        fb = feedback_notebook(nb, store.get(assignment, student, path.stem), trusted[assignment, path.stem])
         out = course.folder(root, "feedback", student, assignment, f"{path.stem}.html")
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(render_html(fb), encoding="utf-8")
-        written += 1
-    print(f"wrote {written} feedback file(s) under feedback/")
-    return 0 if written else 1
+    print(f"wrote {len(chosen)} feedback file(s) under {course.folder(root, 'feedback').name}/")
+    return 0
 
 
 class LearnerFeedback(NbGraderPreprocessor):
@@ -110,8 +209,17 @@ class LearnerFeedback(NbGraderPreprocessor):
     ``nbgrader release_feedback`` hands out) show learners what ``autograder feedback`` shows.
     """
 
+    # nbconvert's HTML exporter configures ``NbConvertBase.display_data_priority`` for every
+    # preprocessor; nbgrader's base class redeclares the trait without ``config=True``, and
+    # traitlets then warns that the option is not recognised.  Declared configurable, as
+    # nbgrader's ``GetGrades`` does (this step never reads it).
+    display_data_priority = List(["text/html", "application/pdf", "text/latex", "image/svg+xml", "image/png",
+                                  "image/jpeg", "text/plain"]).tag(config=True)
+
     def preprocess(self, nb, resources):
         info = resources.get("nbgrader", {})
-        result = ResultStore(course.find_root()).get(info.get("assignment", ""), info.get("student", ""),
-                                                     info.get("notebook", ""))
-        return feedback_notebook(nb, result), resources
+        root = course.find_root()
+        assignment, notebook = info.get("assignment", ""), info.get("notebook", "")
+        result = ResultStore(root).get(assignment, info.get("student", ""), notebook)
+        trusted = trusted_markdown(root, assignment, notebook) if assignment and notebook else {}
+        return feedback_notebook(nb, result, trusted), resources

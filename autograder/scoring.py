@@ -110,6 +110,11 @@ def score(data, got: dict[str, CellOutcome], refs: Reference | None, student: nb
             raw = [entry.answer_error, entry.error, hidden_error]
             r.detail = outputs.safe_text("\n".join(str(x) for x in raw if x), 2000)
             if entry.answer_error:
-                r.message = f"your answer cell raised {messages.exception_name(entry.answer_error)}\n{r.message}".strip()
+                # the answer cell's own error is the cause: what the tests then raised (a NameError for the
+                # function it never defined) is its consequence, and is not what the learner must fix
+                name = messages.exception_name(entry.answer_error)
+                r.failed_checks = [{"check": "answer cell", "concept": f"the answer cell raised {name}"}]
+                rest = "" if entry.error_name == "NameError" else r.message
+                r.message = f"your answer cell raised {name}: fix it first, the tests use what it defines\n{rest}".strip()
         results.append(r)
     return results

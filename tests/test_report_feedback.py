@@ -1,0 +1,139 @@
+"""The class report's numbers and the learner's feedback page, from made-up results (no grading).
+
+The graded class of ``tests/test_class.py`` checks the same through the commands; these check the
+rules one at a time: what a gap is and what caused it, counting per student, the histogram's bins,
+the score block of the feedback page, which Markdown renders, the figures' alternative text, and
+the one line a command says when nothing is graded yet.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+
+import nbformat
+import pytest
+from bs4 import BeautifulSoup
+
+from autograder import feedback, outputs, report
+from autograder.records import ExerciseResult, NotebookResult
+from support import ROOT, run_tool
+
+EX1, EX2, EX3 = "Exercise 1.1 — Shapes", "Exercise 1.2 — Broadcasting", "Exercise 2.1 — Devices"
+
+
+def _ex(id_, title, status, message="", checks=(), points=1.0):
+    return ExerciseResult(id_, title, points, points if status == "passed" else 0.0, status, message,
+                          failed_checks=[dict(c) for c in checks])
+
+
+def _nb(student, notebook, *exercises, penalty=0.0, late=0.0):
+    return NotebookResult(student, "01_a", notebook, list(exercises), late_penalty=penalty, seconds_late=late)
+
+
+SYNTAX = ("your answer cell raised SyntaxError\nthe tests raised NameError (test cell, line 1)",
+          [{"check": "visible tests", "concept": "the tests raised NameError (test cell, line 1)"}])
+IMPORT = ("your answer cell raised ModuleNotFoundError\nthe tests raised NameError (test cell, line 2)",
+          [{"check": "visible tests", "concept": "the tests raised NameError (test cell, line 2)"}])
+
+
+def test_an_answer_cell_error_is_the_cause_not_the_name_error_after_it():
+    assert report.gaps_of(_ex("ex1_1", EX1, "failed", *SYNTAX)) == [
+        ("answer cell", "SyntaxError in the answer cell: the code does not parse, so nothing it defines exists")]
+    (check, cause), = report.gaps_of(_ex("ex1_1", EX1, "failed", *IMPORT))
+    assert check == "answer cell" and cause.startswith("import error (ModuleNotFoundError) in the answer cell")
+    # a hidden check that failed beside an answer error stays counted
+    mixed = _ex("ex1_1", EX1, "failed", "your answer cell raised ValueError\nshape differs",
+                [{"check": "shape", "concept": "keep the batch dimension"}])
+    assert report.gaps_of(mixed) == [("answer cell", "the answer cell raised ValueError"),
+                                     ("shape", "keep the batch dimension")]
+    assert report.gaps_of(_ex("ex1_1", EX1, "not attempted")) == [("not attempted", "the answer cell still holds the stub")]
+
+
+def test_students_with_several_notebooks_count_once():
+    results = [
+        _nb("ann", "01_a", _ex("ex1_1", EX1, "failed", *SYNTAX), _ex("ex1_2", EX2, "passed"), penalty=0.5, late=90000),
+        _nb("ann", "02_b", _ex("ex2_1", EX3, "not attempted")),
+        _nb("bob", "01_a", _ex("ex1_1", EX1, "failed", *SYNTAX), _ex("ex1_2", EX2, "not attempted")),
+        _nb("bob", "02_b", _ex("ex2_1", EX3, "not attempted")),
+        _nb("cy", "01_a", _ex("ex1_1", EX1, "passed"), _ex("ex1_2", EX2, "passed")),
+    ]
+    s = report.summary(results)
+    assert s["students"] == 3 and s["max_score"] == 3.0
+    assert s["totals"] == {"ann": 0.5, "bob": 0.0, "cy": 2.0}
+    assert s["per_student"]["ann"]["late_penalty"] == 0.5 and s["per_student"]["ann"]["notebooks"] == ["01_a", "02_b"]
+    assert s["exercises"]["ex1_1"]["pass_rate"] == pytest.approx(1 / 3)
+    gaps = [(g["exercise"], g["check"], g["students"]) for g in s["gaps"]]
+    # not attempted counts; most students first; exercise titles, never ids
+    assert gaps == [(EX1, "answer cell", 2), (EX3, "not attempted", 2), (EX2, "not attempted", 1)]
+    assert [(x["exercise"], x["students"]) for x in s["next"]] == [(EX1, 2), (EX3, 2), (EX2, 1)]
+    page = BeautifulSoup(report.render("01_a", s, "../feedback"), "html.parser")
+    hrefs = [a["href"] for a in page.find_all("a")]
+    assert "../feedback/ann/01_a/02_b.html" in hrefs and len(hrefs) == 5
+    assert "ex1_1" not in page.get_text() and page.find_all("h2")[-1].get_text() == "What to do next"
+
+
+def test_histogram_bins_are_whole_points():
+    assert report.histogram_counts([0.0, 2.4, 2.0, 2.1, 3.0, 3.0, 0.9], 3.0) == [2, 0, 3, 2]
+    assert report.histogram_counts([1.5], 1.5) == [0, 1]
+
+
+def _graded_notebook():
+    """A graded notebook as ``autograded/`` holds it: the learner's Markdown inert, an answer with a figure."""
+    png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
+    hint = "<details><summary>Hint</summary>\n\nUse `view`.\n</details>"
+    answer = nbformat.v4.new_code_cell("plot()", metadata={"nbgrader": {"grade_id": "ex1_1_solution", "solution": True}})
+    answer.outputs = [nbformat.v4.new_output("display_data", data={"image/png": png, "text/plain": "<Figure>"}),
+                      nbformat.v4.new_output("display_data", data={"image/png": png},
+                                             metadata={"image/png": {"alt": "loss per epoch"}})]
+    written = nbformat.v4.new_markdown_cell("<b>mine</b>", metadata={"nbgrader": {"grade_id": "ex1_2_written",
+                                                                                  "solution": True}})
+    nb = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_markdown_cell("### Exercise 1.1 — Shapes"),
+        nbformat.v4.new_markdown_cell(outputs.inert_markdown(hint)),  # the release's hint, as merge keeps it
+        answer,
+        nbformat.v4.new_markdown_cell(outputs.inert_markdown("<details><summary>mine</summary>x</details>")),
+        written,
+    ])
+    return nb, {outputs.inert_markdown(hint): hint,
+                outputs.inert_markdown("### Exercise 1.1 — Shapes"): "### Exercise 1.1 — Shapes"}
+
+
+def test_feedback_opens_with_score_penalty_final_days_late_and_extension():
+    r = _nb("ann", "01_a", _ex("ex1_1", EX1, "passed", points=2.0), _ex("ex1_2", EX2, "passed"),
+            penalty=0.6, late=45 * 3600)
+    r.extension_hours = 24.0
+    nb, trusted = _graded_notebook()
+    text = BeautifulSoup(feedback.render_html(feedback.feedback_notebook(nb, r, trusted)), "html.parser") \
+        .get_text(" ", strip=True)
+    assert ("Score: 3 / 3 Late penalty: −0.6 Final score: 2.4 / 3 Days late: 1.88 Extension: 24 hours "
+            "(the days late count from your extended due date)") in text
+    on_time = _nb("bob", "01_a", _ex("ex1_1", EX1, "passed"))
+    text = BeautifulSoup(feedback.render_html(feedback.feedback_notebook(nb, on_time, trusted)), "html.parser") \
+        .get_text(" ", strip=True)
+    assert "Score: 1 / 1 Late penalty: 0 Final score: 1 / 1 Days late: 0 (on time)" in text and "Extension" not in text
+
+
+def test_feedback_renders_the_instructors_markdown_only_and_describes_figures(caplog):
+    nb, trusted = _graded_notebook()
+    page = feedback.render_html(feedback.feedback_notebook(nb, None, trusted))
+    soup = BeautifulSoup(page, "html.parser")
+    assert [d.summary.get_text() for d in soup.find_all("details")] == ["Hint"]  # the learner's stays text
+    assert "&lt;details&gt;&lt;summary&gt;mine" in page and soup.find("b", string="mine") is None
+    assert [i["alt"] for i in soup.select("img[src^='data:image/png']")] == ["figure 1 of cell 3", "loss per epoch"]
+    assert "Alternative text" not in caplog.text
+
+
+def _bare_course(dest):
+    shutil.copytree(ROOT / "tests" / "fixtures" / "course", dest)
+    shutil.copy(ROOT / "nbgrader_config.py", dest / "nbgrader_config.py")
+    return dest
+
+
+@pytest.mark.parametrize("command", ["feedback", "report"])
+def test_nothing_graded_is_one_line(tmp_path, command):
+    course = _bare_course(tmp_path / "course")
+    out = run_tool([sys.executable, "-m", "autograder", command], course, timeout=300)
+    assert out.returncode == 2 and out.stdout == ""
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1 and "run `autograder grade" in lines[0] and "first" in lines[0], out.stderr
