@@ -17,6 +17,19 @@ from . import course, nbfmt, release
 from .submission import sha
 
 
+def support_digest(folder: Path) -> str:
+    """A digest of the files that ship beside a source notebook (helper modules, data): the hidden tests
+    and the reference may read them, so a change to one is a change of the tests."""
+    parts = []
+    for p in sorted(Path(folder).rglob("*")):
+        rel = p.relative_to(folder)
+        if p.suffix == ".ipynb" or not p.is_file() or p.is_symlink() or any(
+                part.startswith(".") or part == "__pycache__" for part in rel.parts):
+            continue
+        parts.append(f"{rel.as_posix()}:{sha(p.read_bytes())}")
+    return sha("\n".join(parts))
+
+
 @dataclass
 class NotebookData:
     assignment: course.Assignment
@@ -24,7 +37,7 @@ class NotebookData:
     solution: nbformat.NotebookNode  # the instructor's notebook, hidden tests included
     release: nbformat.NotebookNode  # what learners get, rebuilt from the solution (never read from notebooks/)
     exercises: list[course.Exercise]
-    solution_sha: str
+    solution_sha: str  # the solution notebook and the support files beside it: what the tests and reference are
 
     @classmethod
     def load(cls, assignment: course.Assignment, name: str) -> "NotebookData":
@@ -36,7 +49,8 @@ class NotebookData:
             learner = release.pristine_release(solution, assignment.root)
         else:
             learner = nbfmt.normalize(nbformat.from_dict(copy.deepcopy(solution)))
-        return cls(assignment, name, solution, learner, course.exercises(solution), sha(raw))
+        return cls(assignment, name, solution, learner, course.exercises(solution),
+                   sha(raw + support_digest(assignment.solution_dir).encode()))
 
     @property
     def has_hidden_tests(self) -> bool:

@@ -66,13 +66,35 @@ def missing_from_gradebook(root: Path, assignments: list[str], db_url: str) -> l
 
 
 
+def recorded_in_gradebook(db_url: str) -> set[tuple[str, str, str]]:
+    """(student, assignment, notebook) of every submitted notebook the gradebook holds (none without one)."""
+    from nbgrader.api import Gradebook, SubmittedAssignment, SubmittedNotebook, Notebook, Assignment, Student
+
+    path = db_url.removeprefix("sqlite:///")
+    if db_url.startswith("sqlite:///") and not Path(path).is_file():
+        return set()
+    with Gradebook(db_url) as gb:
+        rows = (gb.db.query(Student.id, Assignment.name, Notebook.name)
+                .select_from(SubmittedNotebook)
+                .join(SubmittedAssignment, SubmittedNotebook.assignment_id == SubmittedAssignment.id)
+                .join(Student, SubmittedAssignment.student_id == Student.id)
+                .join(Assignment, SubmittedAssignment.assignment_id == Assignment.id)
+                .join(Notebook, SubmittedNotebook.notebook_id == Notebook.id).all())
+    return {tuple(r) for r in rows}
+
+
 def ensure_in_gradebook(root: Path, names: list[str], db_url: str) -> None:
     """Make sure nbgrader's gradebook knows the assignments and their cells (generate_assignment writes them)."""
     release.register(missing_from_gradebook(root, list(names), db_url), root, db_url)
 
 
-def write_result(root: Path, db_url: str, job, result: NotebookResult, executed_json: str | None) -> None:
-    """Record one job's result: the autograded notebook, and its grades and comments in the gradebook."""
+def write_result(root: Path, db_url: str, job, result: NotebookResult, executed_json: str | None,
+                 rerecord: bool = False) -> None:
+    """Record one job's result: the autograded notebook, and its grades and comments in the gradebook.
+
+    A run that left no executed notebook (unreadable, refused, a grader error) removes the one an earlier
+    run wrote, so that nothing reads a stale notebook as this result's; ``rerecord`` (a change of policy
+    alone, nothing ran) keeps it."""
     from nbgrader.api import Gradebook
 
     warnings.filterwarnings("ignore", module="nbgrader")
@@ -85,26 +107,29 @@ def write_result(root: Path, db_url: str, job, result: NotebookResult, executed_
         tmp = dest / f".{job.notebook}.ipynb.tmp"
         tmp.write_text(nbformat.writes(nb))
         os.replace(tmp, dest / f"{job.notebook}.ipynb")
-    timestamp = result.submitted_at  # read once, by the caller (autograder.submission.submission_time)
+    elif not rerecord:
+        (dest / f"{job.notebook}.ipynb").unlink(missing_ok=True)
+    # the time nbgrader's own lateness is computed from: only one a penalty may rest on (autograder.late.Terms)
+    timestamp = result.submitted_at if result.submitted_at_source in late.TRUSTED_SOURCES else None
     if timestamp:
         (dest / "timestamp.txt").write_text(timestamp)
+    else:
+        (dest / "timestamp.txt").unlink(missing_ok=True)
     # nbgrader's exchange names a learner's feedback by the secret their submit left beside the notebook
     secret = Path(job.path).parent / "submission_secret.txt"
     if secret.is_file() and not secret.is_symlink() and secret.stat().st_size < 1024:
         shutil.copyfile(secret, dest / "submission_secret.txt")
     by_ex = {e.id: e for e in result.exercises}
     with Gradebook(db_url) as gb:
-        due = late.due_date(root, job.assignment)
-        if due is not None:
-            gb.update_or_create_assignment(job.assignment, duedate=due)
+        # the policy in force now, whatever an earlier run wrote: a due date or extension removed is removed here
+        gb.update_or_create_assignment(job.assignment, duedate=late.due_date(root, job.assignment))
         gb.update_or_create_student(job.student)
         extension = late.extension(root, job.assignment, job.student)
-        kept = {"extension": extension} if extension else {}
         try:
-            gb.update_or_create_submission(job.assignment, job.student, timestamp=timestamp, **kept)
-        except Exception:  # noqa: BLE001 - a timestamp nbgrader cannot parse: record without it
+            gb.update_or_create_submission(job.assignment, job.student, timestamp=timestamp, extension=extension)
+        except Exception:  # noqa: BLE001 - a timestamp nbgrader cannot parse: recorded without it
             gb.db.rollback()
-            gb.update_or_create_submission(job.assignment, job.student, **kept)
+            gb.update_or_create_submission(job.assignment, job.student, timestamp=None, extension=extension)
         for cell in job.data.solution.cells:
             gid = course.grade_id(cell)
             if not gid:

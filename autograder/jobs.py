@@ -8,6 +8,7 @@ recorded result, with its reason.
 
 from __future__ import annotations
 
+import json
 import sys
 import time
 from dataclasses import dataclass, field
@@ -31,7 +32,7 @@ class Job:
     path: str  # the submitted notebook
     seed: int
     sandbox: bool
-    key: str  # what the result is valid for: the submission's and the solution's content
+    key: str  # what the result is valid for: a digest of run_inputs
     refs: Reference | None = None
     full: bool = False  # run every cell (no short run)
 
@@ -62,9 +63,33 @@ class JobOutput:
         return cls(NotebookResult.from_dict(d["result"]), d.get("executed"), d.get("runner") or {})
 
 
-def job_key(data: NotebookData, path: Path) -> str:
+_GRADER_VERSION: str | None = None
+
+
+def grader_version() -> str:
+    """A digest of the grader's own code: a result graded by other code is graded again."""
+    global _GRADER_VERSION
+    if _GRADER_VERSION is None:
+        pkg = Path(__file__).resolve().parent
+        _GRADER_VERSION = sha(b"".join(p.name.encode() + p.read_bytes() for p in sorted(pkg.rglob("*.py"))))[:16]
+    return _GRADER_VERSION
+
+
+def run_inputs(data: NotebookData, path: Path, seed: int, limits: Limits) -> dict:
+    """Everything that decides what grading one submission gives, but its lateness: the submission, the
+    release with its hidden tests and reference, the grader, the hidden-test seed and the limits."""
     sub = path.read_bytes() if path.is_file() and not path.is_symlink() else b"<missing>"
-    return sha(sub + b"|" + data.solution_sha.encode())[:32]
+    return {"submission": sha(sub)[:32], "file": path.name, "tests": data.solution_sha[:32],
+            "grader": grader_version(), "seed": seed, "limits": sha(repr(limits))[:16]}
+
+
+def inputs_key(inputs: dict) -> str:
+    return sha(json.dumps(inputs, sort_keys=True))[:32]
+
+
+# what a change of each run input means, in the change list ``grade`` prints
+INPUT_WORDS = {"submission": "new submission", "file": "new submission", "tests": "new tests or reference",
+               "grader": "new grader version", "seed": "new hidden-test seed", "limits": "new limits"}
 
 
 def failed_result(job: Job, why: str) -> NotebookResult:

@@ -12,20 +12,24 @@ it too (``AssignLatePenalties.plugin_class``).  The grader records each notebook
 penalty in the gradebook (``late_submission_penalty``), the result and the export.  A
 student's extension is written to the gradebook as nbgrader's own per-submission
 ``extension``, so nbgrader's lateness and the formgrader agree with the grader's.  The time a
-submission is judged by comes with its source (:func:`autograder.submission.submission_time`):
-a collector's record where there is one.
+submission is judged by comes with its source (:func:`autograder.submission.submission_time`);
+:class:`Terms` holds everything that decides one student's lateness, so that a change of due date,
+extension, policy or submission time re-records a grade without running anything, and a penalty
+never rests on a file's modification time alone (it is noted instead).
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import math
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from nbgrader.plugins import LateSubmissionPlugin
 from traitlets import Dict, Float
 
 from . import course
+from .errors import UserError
 
 
 def parse_time(text: str | None) -> dt.datetime | None:
@@ -71,18 +75,83 @@ def extension(root: Path, assignment: str, student: str) -> dt.timedelta | None:
     try:
         hours = float(hours)
     except (TypeError, ValueError):
-        raise ValueError(f"LatePolicy.extensions[{assignment!r}][{student!r}] must be a number of hours, "
-                         f"not {hours!r}") from None
+        raise UserError(f"nbgrader_config.py: LatePolicy.extensions[{assignment!r}][{student!r}] must be a number "
+                        f"of hours, not {hours!r}") from None
     return dt.timedelta(hours=hours) if hours > 0 else None
 
 
-def lateness(root: Path, assignment: str, student: str, submitted_at: str | None) -> float:
-    """Seconds past the student's due date, extension included (0 when on time, or when either time is unknown)."""
-    due, when = due_date(root, assignment), parse_time(submitted_at)
-    if due is None or when is None:
-        return 0.0
-    return max(0.0, (when - due - (extension(root, assignment, student) or dt.timedelta())).total_seconds())
+# Where a submission time comes from (autograder.submission.submission_time), and whether a late
+# penalty may rest on it.  A file's modification time only says when the file was last copied.
+TRUSTED_SOURCES = ("instructor (--submitted-at)", "collector", "nbgrader's timestamp.txt")
+FILE_TIME = "file time in the submissions folder"
 
 
-def penalty(root: Path, student: str, score: float, seconds_late: float) -> float:
-    return policy(root).late_submission_penalty(student, score, seconds_late) or 0.0
+@dataclass(frozen=True)
+class Terms:
+    """Everything that decides one student's lateness on one assignment: the course policy that applies
+    to that student and the submission's time with its source.  Two equal values give equal penalties,
+    so a stored result is re-recorded exactly when these change (no kernel runs for it)."""
+
+    due: str | None
+    extension_hours: float
+    percent_per_day: float
+    max_days: float
+    submitted_at: str | None
+    source: str
+
+    @classmethod
+    def of(cls, root: Path, assignment: str, student: str, submitted_at: str | None, source: str) -> "Terms":
+        p = policy(root)
+        due = due_date(root, assignment)
+        ext = extension(root, assignment, student)
+        return cls(due.isoformat() if due else None, ext.total_seconds() / 3600 if ext else 0.0,
+                   float(p.percent_per_day), float(p.max_days), submitted_at, source)
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+    def changes(self, before: dict | None) -> list[str]:
+        """What of the policy differs from ``before`` (a stored :meth:`as_dict`), in words."""
+        if not isinstance(before, dict):
+            return []
+        words = {"due": "due date", "extension_hours": "extension", "percent_per_day": "late policy",
+                 "max_days": "late policy", "submitted_at": "submission time", "source": "submission time"}
+        now = self.as_dict()
+        return list(dict.fromkeys(words[k] for k in words if before.get(k) != now[k]))
+
+    @property
+    def seconds_late(self) -> float:
+        """Seconds past the student's due date, extension included (0 when on time or either time is unknown)."""
+        due, when = parse_time(self.due), parse_time(self.submitted_at)
+        if due is None or when is None:
+            return 0.0
+        return max(0.0, (when - due).total_seconds() - self.extension_hours * 3600)
+
+    @property
+    def trusted(self) -> bool:
+        """Whether a penalty may rest on the submission time (a file's time is no evidence of it)."""
+        return self.source in TRUSTED_SOURCES
+
+    def penalty(self, score: float) -> float:
+        if not self.trusted:
+            return 0.0
+        rule = LatePolicy(percent_per_day=self.percent_per_day, max_days=self.max_days)
+        return rule.late_submission_penalty("", score, self.seconds_late) or 0.0
+
+    def apply(self, result) -> None:
+        """Write the lateness, the extension and the penalty into a :class:`~autograder.records.NotebookResult`."""
+        result.submitted_at, result.submitted_at_source = self.submitted_at, self.source
+        result.seconds_late = self.seconds_late
+        result.extension_hours = self.extension_hours
+        result.late_penalty = self.penalty(result.score)
+        result.notes = [n for n in result.notes if not n.startswith((UNTRUSTED_NOTE, UNREADABLE_NOTE))]
+        if self.seconds_late > 0 and not self.trusted:
+            result.notes.append(f"{UNTRUSTED_NOTE} ({self.source}, {self.seconds_late / 86400:.2f} days "
+                                f"after the due date): no late penalty applied")
+        if self.due and self.submitted_at and parse_time(self.submitted_at) is None:
+            result.notes.append(f"{UNREADABLE_NOTE} ({self.source}: {self.submitted_at[:40]!r}): not judged late; "
+                                "give the real time with --submitted-at")
+
+
+UNTRUSTED_NOTE = "late by the file's time only"
+UNREADABLE_NOTE = "the submission time does not read as a time"

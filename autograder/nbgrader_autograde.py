@@ -9,7 +9,9 @@ outputs (``SaveAutoGrades``) and applies the late policy.  ``nbgrader_config.py`
 solution run beside it) and hands nbgrader the autograded notebook that grading wrote.  Its
 test cells carry an error exactly where an exercise failed, so nbgrader's own scoring of that
 notebook gives the scores ``autograder grade`` recorded, and the rest of nbgrader's pipeline
-runs unchanged.
+runs unchanged.  Where grading leaves no graded notebook (a notebook refused or unreadable, a
+crash, a grader error), nbgrader gets the submission with every test cell failed: a zero,
+never the unexecuted file that nbgrader would score as passing.
 
 ``--SandboxedGrade.trusted_input=True`` runs nbgrader's own ``Execute`` instead: no sandbox,
 hidden tests inside the learner's kernel.  Only for submissions you wrote yourself.
@@ -43,17 +45,28 @@ class SandboxedGrade(NbGraderPreprocessor):
         coursedir = getattr(converter, "coursedir", None)
         root = Path(coursedir.root) if coursedir is not None else course.find_root()
         # nbgrader has just overwritten the autograded notebook with the unexecuted submission:
-        # regrade, so that the notebook read back below is the one grading wrote
-        cmd = [sys.executable, "-m", "autograder", "grade", assignment, "--student", student, "--force"]
+        # regrade, so that the notebook read back below is the one grading wrote.  The id goes as
+        # --student=ID and the assignment after --, so an id that looks like an option stays an id.
+        cmd = [sys.executable, "-m", "autograder", "grade", f"--student={student}", "--force", "--", assignment]
         out = subprocess.run(cmd, cwd=root, capture_output=True, text=True)
-        if out.returncode != 0:
-            raise RuntimeError(f"`autograder grade {assignment} --student {student}` failed "
-                               f"(exit {out.returncode}):\n{out.stderr[-3000:]}")
         self.log.info("graded in the sandbox:\n%s", out.stdout[-3000:])
         graded = course.folder(root, "autograded", student, assignment) / f"{notebook}.ipynb"
-        if not graded.is_file():
-            raise RuntimeError(f"`autograder grade` wrote no autograded notebook at {graded}")
+        if out.returncode != 0 or not graded.is_file():
+            # refused, unreadable, crashed, timed out, a grader error: never the unexecuted file
+            why = (f"`autograder grade` failed (exit {out.returncode}): {out.stderr.strip()[-300:]}"
+                   if out.returncode != 0 else "grading left no graded notebook (see the grade notes)")
+            self.log.warning("%s/%s/%s: %s", student, assignment, notebook, why)
+            return failing(nb, why), resources
         return nbformat.read(graded, as_version=4), resources
+
+
+def failing(nb, why: str):
+    """``nb`` with every test cell failed: what nbgrader scores as zero for a submission with no graded notebook."""
+    for cell in nb.cells:
+        if course.is_tests(cell):
+            cell.outputs = [nbformat.v4.new_output("error", ename="NotGraded", evalue=why,
+                                                   traceback=[f"NotGraded: {why}"])]
+    return nb
 
 
 def autograde_steps() -> list:

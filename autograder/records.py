@@ -34,10 +34,13 @@ class NotebookResult:
     seconds: float = 0.0
     submission_sha: str = ""
     submitted_at: str | None = None
-    submitted_at_source: str = ""  # collector, the learner's timestamp.txt, or the file's time
-    seconds_late: float = 0.0  # past the due date (autograder.late)
+    submitted_at_source: str = ""  # where that time comes from (autograder.submission.submission_time)
+    seconds_late: float = 0.0  # past the student's due date, extension included (autograder.late)
     late_penalty: float = 0.0  # points taken by the late policy
+    extension_hours: float = 0.0  # the student's extension of the due date
     run: str = ""  # how the notebook ran: full, short (cells skipped), or full after a short run
+    file: str = ""  # the submitted file's name, where it is not NOTEBOOK.ipynb (a renamed notebook)
+    notes: list[str] = field(default_factory=list)  # for the instructor: renames, extra files, time evidence
 
     @property
     def final_score(self) -> float:

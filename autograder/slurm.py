@@ -136,8 +136,8 @@ class SlurmBackend:
     def __exit__(self, *exc) -> None:
         pass
 
-    def references(self, notebooks: list, seed: int, sandbox: bool, short: bool = True) -> dict:
-        return {(d.assignment.name, d.name): reference_job(d, seed, sandbox, short) for d in notebooks}
+    def references(self, notebooks: list, sandbox: bool, short: bool = True) -> dict:
+        return {(d.assignment.name, d.name): reference_job(d, seed, sandbox, short) for d, seed in notebooks}
 
     def run(self, jobs: list, on_output) -> None:
         if jobs:

@@ -181,15 +181,20 @@ def copy_support_files(src: Path, dest: Path) -> None:
 
 
 COLLECTED_AT = ".collected_at"  # written by a collector beside the submission: the time it was received
-
+SUBMITTED_AT = ".submitted_at"  # written by ``grade --submitted-at``: the instructor's word for the time
 
 
 def submission_time(folder: Path) -> tuple[str | None, str]:
-    """When a submission came in, and where that time comes from.
+    """When a submission came in, and where that time comes from (:data:`autograder.late.TRUSTED_SOURCES`).
 
-    A collector's own record is preferred; ``timestamp.txt`` is written on the learner's side
-    (nbgrader's ``submit``) and is only the learner's word; failing both, the file's time."""
-    for name, source in ((COLLECTED_AT, "collector"), ("timestamp.txt", "learner's timestamp.txt")):
+    The instructor's own ``--submitted-at`` first, then a collector's record (an LMS download),
+    then nbgrader's ``timestamp.txt`` (written by nbgrader's ``submit`` and carried by its
+    ``collect``); failing all three, the file's modification time, which only says when the file
+    was last copied and so never decides a penalty alone (:class:`autograder.late.Terms`)."""
+    from . import late
+
+    for name, source in ((SUBMITTED_AT, late.TRUSTED_SOURCES[0]), (COLLECTED_AT, late.TRUSTED_SOURCES[1]),
+                         ("timestamp.txt", late.TRUSTED_SOURCES[2])):
         f = folder / name
         try:
             if f.is_file() and not f.is_symlink() and f.stat().st_size < 200:
@@ -203,6 +208,5 @@ def submission_time(folder: Path) -> tuple[str | None, str]:
         from datetime import datetime, timezone
 
         stamp = datetime.fromtimestamp(nb.stat().st_mtime, timezone.utc).strftime("%Y-%m-%d %H:%M:%S.%f %Z")
-        return stamp, "file time in the submissions folder"
+        return stamp, late.FILE_TIME
     return None, "none"
-

@@ -2,7 +2,7 @@
 GPU each (or a share of the cores).  The Slurm backend (:mod:`autograder.slurm`) offers the
 same two calls, so the ``grade`` command does not know which one it drives:
 
-* ``references(notebooks, seed, sandbox)``: each notebook's :class:`~autograder.records.Reference`;
+* ``references(notebooks, sandbox)`` (each notebook with its seed): each notebook's :class:`~autograder.records.Reference`;
 * ``run(jobs, on_output)``: grade every job, handing each :class:`~autograder.jobs.JobOutput`
   to ``on_output`` in this process as it arrives.
 """
@@ -70,11 +70,12 @@ class LocalBackend:
             self.pool.shutdown(wait=True, cancel_futures=True)
             self.pool = None
 
-    def references(self, notebooks: list, seed: int, sandbox: bool, short: bool = True) -> dict:
+    def references(self, notebooks: list, sandbox: bool, short: bool = True) -> dict:
+        """Each (notebook data, seed)'s :class:`~autograder.records.Reference`, by (assignment, notebook)."""
         if self.pool is None:
-            return {(d.assignment.name, d.name): reference_job(d, seed, sandbox, short) for d in notebooks}
+            return {(d.assignment.name, d.name): reference_job(d, seed, sandbox, short) for d, seed in notebooks}
         futures = {(d.assignment.name, d.name): (d, self.pool.submit(reference_job, d, seed, sandbox, short))
-                   for d in notebooks}
+                   for d, seed in notebooks}
         out = {}
         for k, (d, fut) in futures.items():
             try:

@@ -44,7 +44,7 @@ def test_demo_grades_samples_as_deserved(course_dir):
 
     again = run_tool(py + ["grade", ASSIGNMENT, "--submissions", "examples/submissions"], course_dir)
     assert again.returncode == 0, again.stderr[-2000:]
-    assert f"{len(expected)} notebook(s) already graded and unchanged: kept" in again.stdout
+    assert f"{len(expected)} notebook(s) already graded with the same submission, tests, grader, seed and policy: kept" in again.stdout
     assert "graded 0 notebook(s)" in again.stdout
 
 

@@ -27,3 +27,31 @@ def test_no_policy_takes_nothing_and_a_penalty_never_exceeds_the_score():
 def test_times_are_read_as_nbgrader_writes_them():
     assert parse_time("2026-11-20 12:00:00.000000 UTC").isoformat().startswith("2026-11-20T12:00:00")
     assert parse_time("not a time") is None and parse_time(None) is None
+
+
+def _terms(when, source="collector", due="2026-11-20T12:00:00+00:00", ext=0.0):
+    from autograder.late import Terms
+
+    return Terms(due, ext, 10.0, 5.0, when, source)
+
+
+def test_a_penalty_rests_only_on_a_time_that_says_when_work_was_handed_in():
+    from autograder.records import NotebookResult, ExerciseResult
+
+    r = NotebookResult("s", "a", "a", exercises=[ExerciseResult("ex0_1", "", 3, 3, "passed")])
+    _terms("2026-11-21 13:00:00 UTC").apply(r)
+    assert r.late_penalty == pytest.approx(0.6) and r.notes == []
+    _terms("2026-11-21 13:00:00 UTC", source="file time in the submissions folder").apply(r)
+    assert r.late_penalty == 0.0 and r.seconds_late == 25 * 3600
+    assert r.notes and r.notes[0].startswith("late by the file's time only")
+    _terms("next tuesday").apply(r)  # the notes of one policy never pile up on the next
+    assert r.late_penalty == 0.0 and len(r.notes) == 1 and "does not read as a time" in r.notes[0]
+    _terms("2026-11-21 13:00:00 UTC", ext=48.0).apply(r)
+    assert r.late_penalty == 0.0 and r.notes == [] and r.extension_hours == 48.0
+
+
+def test_a_change_of_policy_is_named():
+    before = _terms("2026-11-21 13:00:00 UTC").as_dict()
+    assert _terms("2026-11-21 13:00:00 UTC").changes(before) == []
+    assert _terms("2026-11-21 13:00:00 UTC", ext=24).changes(before) == ["extension"]
+    assert _terms("2026-11-22 13:00:00 UTC", due=None).changes(before) == ["due date", "submission time"]

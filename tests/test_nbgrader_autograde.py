@@ -72,3 +72,22 @@ def test_trusted_input_runs_nbgraders_own_execute(tmp_path):
     assert out.returncode == 0, out.stderr[-3000:]
     assert gradebook_scores(course)["input_transformer"] > 0
     assert not (course / ".autograder" / "results").exists()
+
+
+def test_no_graded_notebook_reaches_nbgrader_as_a_zero(tmp_path):
+    """A notebook the grader refuses (an empty one padded past the size limit) is a zero from the button too,
+    never the unexecuted copy nbgrader would score as all tests passed; an id that looks like an option is
+    graded as an id."""
+    from autograder.submission import MAX_NOTEBOOK_BYTES
+
+    course = fixture_course(tmp_path / "course")
+    release = course / "notebooks" / attacks.ASSIGNMENT / f"{attacks.ASSIGNMENT}.ipynb"
+    nb = json.loads(release.read_text())
+    nb["metadata"]["padding"] = "x" * (MAX_NOTEBOOK_BYTES + 1024)
+    right = attacks.answers(attacks.CORRECT_1, attacks.CORRECT_2)
+    attacks.build([attacks.Case("padded", "", 0, raw=json.dumps(nb).encode(), attack=False),
+                   attacks.Case("-x", "", 3, answers=right, attack=False)], release, course / "submitted")
+    out = subprocess.run([sys.executable, "-c", BUTTON, attacks.ASSIGNMENT, "padded", "-x"], cwd=course,
+                         env=tool_env(), capture_output=True, text=True, timeout=1200)
+    assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-3000:]
+    assert gradebook_scores(course) == {"padded": 0, "-x": 3}, out.stderr[-3000:]

@@ -180,7 +180,7 @@ def test_killed_run_resumes(tmp_path):
     assert 1 <= finished < 4
     out = grade(course)
     assert out.returncode == 0, out.stderr[-3000:]
-    assert f"{finished} notebook(s) already graded and unchanged: kept" in out.stdout
+    assert f"{finished} notebook(s) already graded with the same submission, tests, grader, seed and policy: kept" in out.stdout
     assert f"graded {4 - finished} notebook(s)" in out.stdout
     assert all(v == 3 for v in gradebook_scores(course).values()) and len(gradebook_scores(course)) == 4
 
@@ -258,10 +258,10 @@ def test_output_volume_is_bounded_per_notebook(batch):
 
 def test_a_grader_error_is_kept_not_retried_forever(batch):
     from autograder.records import NotebookResult
-    from autograder.store import ResultStore
+    from autograder.store import Entry, ResultStore
 
     store = ResultStore(batch["course"].parent / "cache-check")
-    store.put("some-key", NotebookResult("honest", attacks.ASSIGNMENT, attacks.ASSIGNMENT, error="grader error: x"))
+    store.put(Entry("some-key", NotebookResult("honest", attacks.ASSIGNMENT, attacks.ASSIGNMENT, error="grader error: x")))
     again = store.get(attacks.ASSIGNMENT, "honest", attacks.ASSIGNMENT, key="some-key")
     assert again is not None and again.grader_error and again.error == "grader error: x"
     assert store.get(attacks.ASSIGNMENT, "honest", attacks.ASSIGNMENT, key="another-key") is None

@@ -142,6 +142,6 @@ def test_submission_times_say_where_they_come_from(tmp_path):
     assert source == "file time in the submissions folder" and when
     (tmp_path / "timestamp.txt").write_text("2026-11-20 12:00:00.000000 UTC\ud800".encode("utf-8", "surrogatepass").decode("utf-8", "replace"))
     when, source = submission_time(tmp_path)
-    assert source == "learner's timestamp.txt" and when.startswith("2026-11-20")
+    assert source == "nbgrader's timestamp.txt" and when.startswith("2026-11-20")
     (tmp_path / COLLECTED_AT).write_text("2026-11-21 09:00:00.000000 UTC")
     assert submission_time(tmp_path) == ("2026-11-21 09:00:00.000000 UTC", "collector")

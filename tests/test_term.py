@@ -1,0 +1,223 @@
+"""A grade is a faithful function of everything that decides it, over a term of ordinary changes.
+
+One small class (two assignments of the fixture course) is graded once for real; each test then
+works on its own copy of that graded course and changes one thing an instructor changes mid-term
+(a due date, an extension, a fixed reference, a late submission, a submission time), then checks
+what ``grade`` re-records, what it runs, what its change list says and what the gradebook holds.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import attacks
+from autograder.submission import COLLECTED_AT
+from support import tool_env
+from test_security import LIMITS, fixture_course
+
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("term")]
+
+A, B = attacks.ASSIGNMENT, "00_second"
+RIGHT = attacks.answers(attacks.CORRECT_1, attacks.CORRECT_2)
+WRONG = attacks.answers(attacks.WRONG_1, attacks.CORRECT_2)
+
+
+def run(course: Path, *args: str) -> subprocess.CompletedProcess:
+    env = tool_env()
+    env.update(LIMITS)
+    return subprocess.run([sys.executable, "-m", "autograder", *args], cwd=course, env=env, capture_output=True,
+                          text=True, timeout=900)
+
+
+def graded_ok(out: subprocess.CompletedProcess) -> str:
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    assert "Traceback" not in out.stderr, out.stderr[-3000:]
+    return out.stdout
+
+
+def add_second_assignment(course: Path) -> None:
+    """A second assignment: the fixture notebook under another name."""
+    src = course / "solutions" / A / f"{A}.ipynb"
+    (course / "solutions" / B).mkdir()
+    shutil.copy(src, course / "solutions" / B / f"{B}.ipynb")
+    out = run(course, "release", B)
+    assert out.returncode == 0, out.stderr
+
+
+def submit(course: Path, student: str, assignment: str, answers: dict, name: str | None = None,
+           when: str | None = None) -> Path:
+    release = json.loads((course / "notebooks" / assignment / f"{assignment}.ipynb").read_text())
+    for cell in release["cells"]:
+        gid = cell["metadata"].get("nbgrader", {}).get("grade_id")
+        if gid in answers:
+            cell["source"] = answers[gid]
+    folder = course / "submitted" / student / assignment
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / (name or f"{assignment}.ipynb")
+    path.write_text(json.dumps(release))
+    if when:
+        (folder / COLLECTED_AT).write_text(when)
+    return path
+
+
+def change(out: str, student: str, assignment: str = A) -> str:
+    """The line of the change list ``grade`` printed for one student's notebook."""
+    tail = out.split("changes since the last recorded results:", 1)[1]
+    lines = [ln.strip() for ln in tail.splitlines() if ln.strip().startswith(student + " ")
+             and f"{assignment}/{assignment}" in ln]
+    assert len(lines) == 1, out
+    return " ".join(lines[0].split())
+
+
+def stored(course: Path, assignment: str, student: str) -> dict:
+    return json.loads((course / ".autograder" / "results" / assignment / student / f"{assignment}.json").read_text())
+
+
+def penalty_in_gradebook(course: Path, assignment: str, student: str) -> float:
+    from nbgrader.api import Gradebook
+
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
+        return float(gb.find_submission(assignment, student).late_submission_penalty or 0.0)
+
+
+@pytest.fixture(scope="module")
+def term(tmp_path_factory):
+    course = fixture_course(tmp_path_factory.mktemp("term") / "course")
+    add_second_assignment(course)
+    submit(course, "alice", A, RIGHT, when="2026-11-22 09:00:00.000000 UTC")
+    submit(course, "bob", A, WRONG)  # copied in by hand: only the file's time
+    submit(course, "carol", A, RIGHT, name=f"{A} (1).ipynb", when="2026-11-20 10:00:00.000000 UTC")
+    submit(course, "dave", A, RIGHT, when="2026-11-20 10:00:00.000000 UTC")
+    submit(course, "dave", A, {}, name="scratch.ipynb")  # a copy of the release: carries A's cells too
+    (course / "submitted" / "dave" / A / "notes.ipynb").write_text(json.dumps(
+        {"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": []}))
+    submit(course, "alice", B, RIGHT, when="2026-11-22 09:00:00.000000 UTC")
+    first = graded_ok(run(course, "grade", "--workers", "2"))
+    return course, first
+
+
+@pytest.fixture
+def course(term, tmp_path):
+    return Path(shutil.copytree(term[0], tmp_path / "course", symlinks=True))
+
+
+def test_the_first_grade_lists_every_result_as_new(term):
+    course, out = term
+    assert "5 graded for the first time" in out, out
+    assert stored(course, A, "alice")["result"]["late_penalty"] == 0.0  # no due date yet
+
+
+def test_an_unchanged_course_is_kept_and_says_so(course):
+    out = graded_ok(run(course, "grade"))
+    assert "5 notebook(s) already graded with the same submission" in out
+    assert "graded 0 notebook(s)" in out and "changes since the last recorded results:\n  none" in out
+
+
+def test_a_due_date_set_after_grading_is_applied_without_running_anything(course):
+    with open(course / "nbgrader_config.py", "a") as f:
+        f.write(f'\nc.LatePolicy.due_dates = {{"{A}": "2026-11-20 12:00:00 UTC"}}\n')
+    out = graded_ok(run(course, "grade"))
+    assert "reference run" not in out and "graded 0 notebook(s)" in out, out
+    # 45 hours late: 2 started days, 10% each, of 3 points
+    assert change(out, "alice") == "alice 00_fixture/00_fixture 3/3 -> 2.4/3 (late: -0.6) (new policy (due date))"
+    assert stored(course, A, "alice")["result"]["late_penalty"] == pytest.approx(0.6)
+    assert penalty_in_gradebook(course, A, "alice") == pytest.approx(0.6)
+    assert stored(course, B, "alice")["result"]["late_penalty"] == 0.0  # B has no due date
+    # an extension given afterwards takes it back, again without a kernel
+    with open(course / "nbgrader_config.py", "a") as f:
+        f.write(f'\nc.LatePolicy.extensions = {{"{A}": {{"alice": 48}}}}\n')
+    out = graded_ok(run(course, "grade"))
+    assert change(out, "alice").endswith("2.4/3 (late: -0.6) -> 3/3 (new policy (extension))")
+    assert "graded 0 notebook(s)" in out
+    assert penalty_in_gradebook(course, A, "alice") == 0.0
+
+
+def test_a_file_time_alone_never_makes_a_student_late(course):
+    """bob's notebook was copied into submitted/ by hand long after the due date: only its file time says so."""
+    with open(course / "nbgrader_config.py", "a") as f:
+        f.write(f'\nc.LatePolicy.due_dates = {{"{A}": "2026-11-20 12:00:00 UTC"}}\n')
+    out = graded_ok(run(course, "grade"))
+    r = stored(course, A, "bob")["result"]
+    assert r["late_penalty"] == 0.0 and r["submitted_at_source"] == "file time in the submissions folder"
+    assert any("late by the file's time only" in n for n in r["notes"])
+    assert "warning: 1 student(s) have no submission time a late penalty may rest on" in out and ": bob." in out
+    assert "--submitted-at" in out
+    # the instructor gives the real time: the penalty now rests on it
+    out = graded_ok(run(course, "grade", A, "--student", "bob", "--submitted-at", "2026-11-21 13:00:00 UTC"))
+    r = stored(course, A, "bob")["result"]
+    assert r["submitted_at_source"] == "instructor (--submitted-at)"
+    assert r["late_penalty"] == pytest.approx(0.4)  # 25 hours: 2 started days of 2 points
+    assert change(out, "bob").endswith("2/3 -> 1.6/3 (late: -0.4) (new policy (submission time))")
+    assert "warning" not in out
+
+
+def test_a_fixed_reference_regrades_exactly_the_notebooks_it_touches(course):
+    """The reference of 00_fixture's exercise 0.1 was wrong where only the hidden test looks (x + 2 past two
+    elements): every correct answer failed it, until it was fixed."""
+    sol = course / "solutions" / A / f"{A}.ipynb"
+    broken = sol.read_text()
+    sol.write_text(broken.replace("return x + 1\\n", "return x + 1 if x.numel() == 2 else x + 2\\n", 1))
+    assert sol.read_text() != broken
+    out = graded_ok(run(course, "grade"))
+    assert "graded 4 notebook(s)" in out  # A's four students, not B's
+    assert change(out, "alice") == "alice 00_fixture/00_fixture 3/3 -> 2/3 (new tests or reference)"
+    assert stored(course, B, "alice")["result"]["exercises"][0]["status"] == "passed"
+    sol.write_text(broken)  # fixed mid-term: who gains is listed before anyone exports
+    out = graded_ok(run(course, "grade"))
+    assert "graded 4 notebook(s)" in out
+    assert change(out, "carol").endswith("2/3 -> 3/3 (new tests or reference)")
+
+
+def test_one_seed_per_assignment_for_the_term(course):
+    seeds = json.loads((course / ".autograder" / "seeds.json").read_text())
+    assert set(seeds) == {A, B}
+    assert stored(course, A, "alice")["result"]["seed"] == seeds[A]
+    assert stored(course, A, "bob")["result"]["seed"] == seeds[A]
+    # a late student is graded by the same tests, without a fresh reference run
+    submit(course, "erin", A, RIGHT, when="2026-11-20 10:00:00.000000 UTC")
+    out = graded_ok(run(course, "grade", A, "--student", "erin"))
+    assert stored(course, A, "erin")["result"]["seed"] == seeds[A]
+    assert "reference ready: 00_fixture/00_fixture in 0.0 s" in out
+    assert not any(str(seeds[A]) in p.read_text(errors="replace") for p in (course / "notebooks").rglob("*.ipynb"))
+    # rotated only on request, and then every result of that assignment is graded again
+    out = graded_ok(run(course, "grade", A, "--new-seed"))
+    assert json.loads((course / ".autograder" / "seeds.json").read_text())[A] != seeds[A]
+    assert "graded 5 notebook(s)" in out and "new hidden-test seed" in out
+
+
+def test_a_renamed_notebook_is_graded_by_its_cells(course):
+    r = stored(course, A, "carol")["result"]
+    assert r["exercises"][0]["score"] + r["exercises"][1]["score"] == 3.0
+    assert r["file"] == f"{A} (1).ipynb"
+    assert any("graded 00_fixture (1).ipynb as 00_fixture.ipynb (renamed" in n for n in r["notes"])
+
+
+def test_extra_notebooks_in_a_submission_are_listed(course):
+    r = stored(course, A, "dave")["result"]
+    assert sum(e["score"] for e in r["exercises"]) == 3.0  # the notebook of the right name is graded
+    assert any(n.startswith("scratch.ipynb is not graded") for n in r["notes"])
+    assert any(n.startswith("notes.ipynb is not graded") for n in r["notes"])
+
+
+def test_a_student_with_no_submission_gets_one_line(course):
+    out = run(course, "grade", A, "--student", "nobody")
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1
+    assert "no submission of nobody" in out.stderr and "alice" in out.stderr
+    out = run(course, "grade", "99_nothing")
+    assert out.returncode == 2 and "unknown assignment '99_nothing'" in out.stderr and A in out.stderr
+
+
+def test_a_lost_gradebook_is_filled_again(course):
+    """A result is reused only with its record: a gradebook deleted (or a fresh one) is graded into again."""
+    (course / "gradebook.db").unlink()
+    out = graded_ok(run(course, "grade"))
+    assert "graded 5 notebook(s)" in out
+    assert "its record in the gradebook or autograded/ was missing" in out
+    assert penalty_in_gradebook(course, A, "alice") == 0.0
