@@ -69,7 +69,7 @@ class GradesExport(ExportPlugin):
                 for nb in a.notebooks:
                     r = store.get(a.name, student, nb.name)
                     if r is not None:
-                        notes += ([r.error] if r.error else []) + r.tampering
+                        notes += ([r.error] if r.error else []) + r.tampering + r.notes
                         sources.add(r.submitted_at_source)
                         late_s = max(late_s, r.seconds_late)
                 penalty = float(sub.late_submission_penalty or 0.0)

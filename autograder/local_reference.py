@@ -15,6 +15,22 @@ import tempfile
 from . import course
 
 
+def course_root():
+    """The course this kernel grades for: found from where the kernel started (the notebook may have changed
+    its working folder since), from the notebook JupyterLab opened, or from the working folder."""
+    import sys
+
+    started = getattr(sys.modules.get("autograder.kernelinit"), "START_DIR", None)
+    session = os.environ.get("JPY_SESSION_NAME")
+    for where in (started, os.path.dirname(session) if session else None, os.getcwd()):
+        if where:
+            try:
+                return course.find_root(where)
+            except FileNotFoundError:  # not inside a course from there: the next place to look
+                continue
+    return course.find_root()  # says where it looked
+
+
 @contextlib.contextmanager
 def reference_namespace(exercise: str, student_globals: dict):
     """A copy of the learner's globals with every solution cell up to ``exercise`` re-run from ``solutions/``.
@@ -24,7 +40,7 @@ def reference_namespace(exercise: str, student_globals: dict):
     """
     from IPython.core.inputtransformer2 import TransformerManager
 
-    assignment, name = course.find_exercise(exercise)
+    assignment, name = course.find_exercise(exercise, course_root())
     nb = course.read(assignment.solution(name))
     ns = dict(student_globals)
     transform = TransformerManager().transform_cell

@@ -297,17 +297,20 @@ def test_stock_autograde_restores_hidden_tests_without_a_checksum_warning(fx):
         return run_tool([sys.executable, "-m", "nbgrader", "autograde", NAME, "--force",
                          "--SandboxedGrade.trusted_input=True"], fx)
 
+    out = autograde()  # the course's configuration: autograder.hiddentests in nbgrader's sanitize steps
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    warned = [line for line in out.stderr.splitlines() if "Attribute 'checksum'" in line]
+    assert len(warned) == 1 and "ex0_1_tests" in warned[0], out.stderr[-3000:]  # the tampered cell only
+    scores = gradebook_scores(fx)
+    assert scores["honest"] == 3 and scores["tamper"] == 3, scores  # hidden tests restored and run for both
+
+    config = fx / "nbgrader_config.py"
+    shipped = config.read_text()
+    assert "c.Autograde.sanitize_preprocessors = sanitize_steps()" in shipped
+    config.write_text(shipped.replace("c.Autograde.sanitize_preprocessors = sanitize_steps()", ""))
     stock = autograde()
     assert stock.returncode == 0, stock.stdout[-3000:] + stock.stderr[-3000:]
     # nbgrader's own step: every test cell with hidden tests, in both submissions
     assert stock.stderr.count("Attribute 'checksum'") == 4, stock.stderr[-3000:]
-
-    config = fx / "nbgrader_config.py"
-    config.write_text(config.read_text() + "\nfrom autograder.hiddentests import sanitize_steps  # noqa: E402\n"
-                                           "c.Autograde.sanitize_preprocessors = sanitize_steps()\n")
-    out = autograde()
-    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
-    warned = [line for line in out.stderr.splitlines() if "Attribute 'checksum'" in line]
-    assert len(warned) == 1 and "ex0_1_tests" in warned[0], out.stderr[-3000:]  # the tampered cell only
     scores = gradebook_scores(fx)
     assert scores["honest"] == 3 and scores["tamper"] == 3, scores  # hidden tests restored and run for both
