@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import course, late, outputs, timing
+from . import course, late, outputs, times, timing
 from . import seeds as seeds_mod
 from .coursedata import NotebookData
 from .errors import UserError
@@ -28,7 +28,7 @@ from .gradebook import ensure_in_gradebook, recorded_in_gradebook, write_result
 from .jobs import INPUT_WORDS, Job, JobOutput, failed_result, inputs_key, run_inputs
 from .records import NotebookResult
 from .store import Entry, ResultStore
-from .submission import SUBMITTED_AT, read_submission, submission_time
+from .submission import read_submission
 
 
 class ReferenceFailed(RuntimeError):
@@ -132,18 +132,19 @@ def make_backend(args, root: Path, workers: int):
     return LocalBackend(workers)
 
 
-def set_submitted_at(found: list[Found], when: str) -> None:
-    """Record the instructor's word for the submission time of each folder planned (``--submitted-at``)."""
+def set_submitted_at(root: Path, found: list[Found], when: str) -> None:
+    """Record the instructor's word for the submission time of each submission planned (``--submitted-at``),
+    kept outside the submission where no learner can write it (:mod:`autograder.times`)."""
     parsed = late.parse_time(when)
     if parsed is None:
         raise UserError(f"--submitted-at {when!r} is not a time: give one such as '2026-11-20 17:05:00 UTC'")
     stamp = parsed.strftime("%Y-%m-%d %H:%M:%S.%f UTC")
-    for folder in sorted({f.path.parent for f in found}):
-        target = folder / SUBMITTED_AT
-        before = target.read_text().strip() if target.is_file() else None
-        if before != stamp:
-            target.write_text(stamp)
-            print(f"{folder}: submitted at {stamp}" + (f" (was {before})" if before else ""))
+    for key in sorted({(f.assignment.name, f.student, f.path.parent) for f in found}):
+        assignment, student, folder = key
+        before = times.recorded(root, assignment, student, folder)
+        if before != (stamp, times.INSTRUCTOR):
+            times.record(root, assignment, student, folder, stamp, times.INSTRUCTOR)
+            print(f"{student}/{assignment}: submitted at {stamp}" + (f" (was {before[0]}, {before[1]})" if before else ""))
 
 
 def grade_command(args) -> int:
@@ -161,7 +162,7 @@ def grade_command(args) -> int:
     if getattr(args, "submitted_at", None):
         if not args.student:
             raise UserError("--submitted-at sets one student's submission time: give --student too")
-        set_submitted_at(todo, args.submitted_at)
+        set_submitted_at(root, todo, args.submitted_at)
     names = sorted({f.assignment.name for f in todo})
     seeds = ({n: args.seed for n in names} if args.seed is not None
              else seeds_mod.term_seeds(root, names, rotate=getattr(args, "new_seed", False)))
@@ -200,7 +201,8 @@ def grade_command(args) -> int:
         while recording it becomes its recorded result.  ``why`` None: a stored result recorded again for a
         change of policy (nothing ran); else why it ran again."""
         folder = Path(job.path).parent
-        terms = late.Terms.of(root, job.assignment, job.student, *submission_time(folder))
+        terms = late.Terms.of(root, job.assignment, job.student,
+                             *times.submission_time(root, job.assignment, job.student, folder))
         result.notes = list(f.notes)  # what the planner noticed; the lateness adds its own (late.Terms.apply)
         result.file = f.path.name if f.path.name != f"{job.notebook}.ipynb" else ""
         terms.apply(result)
@@ -230,7 +232,8 @@ def grade_command(args) -> int:
     results: dict[tuple[str, str, str], NotebookResult] = {}
     for job, f, prior, inputs in kept:
         folder = Path(job.path).parent
-        terms = late.Terms.of(root, job.assignment, job.student, *submission_time(folder))
+        terms = late.Terms.of(root, job.assignment, job.student,
+                             *times.submission_time(root, job.assignment, job.student, folder))
         if terms.as_dict() == prior.terms and prior.result.notes == _with_terms(prior.result, terms, f).notes:
             results[(job.student, job.assignment, job.notebook)] = prior.result
             continue

@@ -18,9 +18,10 @@ same file system.  Whatever fails (zip_collect, a folder in the way, a full disk
 renames already done and removes the staging folder: the course is left exactly as it was.
 
 Across downloads the newest submission wins: a student's submission in the download is
-compared with the one already in ``submitted/STUDENT/ASSIGNMENT/`` by their times (its
-``.collected_at``: the LMS's own time where the download carries one, Blackboard's attempt
-time, else the archive entry's time, which grading records as the collector's time).  An
+compared with the one already in ``submitted/STUDENT/ASSIGNMENT/`` by their times (the LMS's own
+time where the download carries one, Blackboard's attempt time, else the archive entry's time,
+kept as the collector's time by :mod:`autograder.times`, outside the submission where no learner
+can write it).  An
 older one is not taken; a newer one replaces the earlier, which is moved aside, never deleted.
 
 Nothing is dropped silently.  Each collect has its own folder,
@@ -49,9 +50,8 @@ from nbgrader.plugins import ExtractorPlugin, FileNameCollectorPlugin
 from nbgrader.utils import parse_utc, unzip
 from traitlets import Unicode
 
-from . import course, release, roster
+from . import course, release, roster, times
 from .errors import UserError
-from .submission import COLLECTED_AT
 
 PATTERNS = [
     ("canvas", re.compile(r"^(?P<name>[^_/]+)_(?:(?P<late>LATE)_)?(?P<lms_id>\d+)_(?P<sub>\d+)_(?P<file>.+?)(?:-(?P<n>\d+))?\.ipynb$")),
@@ -194,21 +194,19 @@ def entry_times(path: Path) -> dict[str, str]:
         return {i.filename: dt.datetime(*i.date_time).strftime("%Y-%m-%d %H:%M:%S.000000 UTC") for i in z.infolist()}
 
 
-def _recorded_time(folder: Path) -> tuple[str, dt.datetime | None] | None:
-    """When the submission already in ``folder`` came in (the collector's ``.collected_at``, else
-    nbgrader's ``timestamp.txt``): its text and its UTC time (None when unreadable); None when
+def _recorded_time(root: Path, assignment: str, student: str, folder: Path) -> tuple[str, dt.datetime | None] | None:
+    """When the submission already in ``folder`` came in, by evidence a penalty may rest on
+    (:mod:`autograder.times`): its text and its UTC time (None when unknown or unreadable); None when
     there is no submission there."""
     if not folder.is_dir():
         return None
-    for name in (COLLECTED_AT, "timestamp.txt"):
-        f = folder / name
-        if f.is_file() and not f.is_symlink():
-            text = f.read_text(errors="replace").strip()[:100]
-            try:
-                return text, parse_utc(text)
-            except (ValueError, OverflowError):
-                return text, None
-    return "an unknown time", None
+    when, source = times.submission_time(root, assignment, student, folder)
+    if when is None or source not in times.TRUSTED:
+        return "an unknown time", None
+    try:
+        return when, parse_utc(when)
+    except (ValueError, OverflowError):
+        return when, None
 
 
 def _same_files(a: Path, b: Path) -> bool:
@@ -333,7 +331,7 @@ def _collect(root: Path, download: Path, assignment: str, notebooks: list[str], 
         raise UserError(f"nothing collected, the course is as it was: nbgrader zip_collect failed ({last}); "
                         "its output is above", 1)
     rows = json.loads(report_rows.read_text()) if report_rows.is_file() else []
-    times = entry_times(download)
+    member_times = entry_times(download)
     staged = staging / "submitted"
 
     # when each staged submission came in: the LMS's own time where its file name says, else the archive's
@@ -342,13 +340,9 @@ def _collect(root: Path, download: Path, assignment: str, notebooks: list[str], 
         if "kept_aside" in r:
             continue
         member = r["file"].split("/", 1)[-1]
-        when = r.get("timestamp") or times.get(member)
+        when = r.get("timestamp") or member_times.get(member)
         if when and (r["student"] not in arrived or parse_utc(when) > parse_utc(arrived[r["student"]])):
             arrived[r["student"]] = when
-    for student, when in arrived.items():
-        folder = staged / student / assignment
-        if folder.is_dir():
-            (folder / COLLECTED_AT).write_text(when)
 
     # the newest submission wins, across downloads: compare with what submitted/ already holds
     dated = (base / "kept-aside" / name).relative_to(root).as_posix()
@@ -356,7 +350,7 @@ def _collect(root: Path, download: Path, assignment: str, notebooks: list[str], 
     for folder in sorted(staged.glob(f"*/{assignment}")):
         student = folder.parent.name
         current = course.folder(root, "submitted", student, assignment)
-        before = _recorded_time(current)
+        before = _recorded_time(root, assignment, student, current)
         new = parse_utc(arrived[student]) if arrived.get(student) else None
         if before is None:
             taken.append(student)
@@ -392,6 +386,11 @@ def _collect(root: Path, download: Path, assignment: str, notebooks: list[str], 
         journal.move(staged / student / assignment, course.folder(root, "submitted", student, assignment))
     journal.move(staged_zip, base / "archive" / f"{name}.zip")
     journal.move(aside, base / "kept-aside" / name)
+    # the LMS's time for each submission now in place, kept where no learner can write (autograder.times)
+    for student in taken:
+        if arrived.get(student):
+            times.record(root, assignment, student, course.folder(root, "submitted", student, assignment),
+                         arrived[student], times.COLLECTOR)
     return summary
 
 

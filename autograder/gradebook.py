@@ -15,7 +15,7 @@ from pathlib import Path
 
 import nbformat
 
-from . import course, late, probe, release
+from . import course, late, probe, release, times
 from .records import NotebookResult
 
 HIDDEN_FAILURE = "HiddenTestFailure"
@@ -110,7 +110,7 @@ def write_result(root: Path, db_url: str, job, result: NotebookResult, executed_
     elif not rerecord:
         (dest / f"{job.notebook}.ipynb").unlink(missing_ok=True)
     # the time nbgrader's own lateness is computed from: only one a penalty may rest on (autograder.late.Terms)
-    timestamp = result.submitted_at if result.submitted_at_source in late.TRUSTED_SOURCES else None
+    timestamp = result.submitted_at if result.submitted_at_source in times.TRUSTED else None
     if timestamp:
         (dest / "timestamp.txt").write_text(timestamp)
     else:

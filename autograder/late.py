@@ -12,7 +12,7 @@ it too (``AssignLatePenalties.plugin_class``).  The grader records each notebook
 penalty in the gradebook (``late_submission_penalty``), the result and the export.  A
 student's extension is written to the gradebook as nbgrader's own per-submission
 ``extension``, so nbgrader's lateness and the formgrader agree with the grader's.  The time a
-submission is judged by comes with its source (:func:`autograder.submission.submission_time`);
+submission is judged by comes with its source (:func:`autograder.times.submission_time`);
 :class:`Terms` holds everything that decides one student's lateness, so that a change of due date,
 extension, policy or submission time re-records a grade without running anything, and a penalty
 never rests on a file's modification time alone (it is noted instead).
@@ -28,7 +28,7 @@ from pathlib import Path
 from nbgrader.plugins import LateSubmissionPlugin
 from traitlets import Dict, Float
 
-from . import course
+from . import course, times
 from .errors import UserError
 
 
@@ -80,12 +80,6 @@ def extension(root: Path, assignment: str, student: str) -> dt.timedelta | None:
     return dt.timedelta(hours=hours) if hours > 0 else None
 
 
-# Where a submission time comes from (autograder.submission.submission_time), and whether a late
-# penalty may rest on it.  A file's modification time only says when the file was last copied.
-TRUSTED_SOURCES = ("instructor (--submitted-at)", "collector", "nbgrader's timestamp.txt")
-FILE_TIME = "file time in the submissions folder"
-
-
 @dataclass(frozen=True)
 class Terms:
     """Everything that decides one student's lateness on one assignment: the course policy that applies
@@ -120,8 +114,16 @@ class Terms:
         return list(dict.fromkeys(words[k] for k in words if before.get(k) != now[k]))
 
     @property
+    def unreadable(self) -> bool:
+        """A due date applies and the submission's time does not read as a time: never taken as on time."""
+        return bool(self.due and self.submitted_at and parse_time(self.submitted_at) is None)
+
+    @property
     def seconds_late(self) -> float:
-        """Seconds past the student's due date, extension included (0 when on time or either time is unknown)."""
+        """Seconds past the student's due date, extension included (0 when on time or when there is no due
+        date or no time; infinite when the time does not read: see :attr:`unreadable`)."""
+        if self.unreadable:
+            return math.inf
         due, when = parse_time(self.due), parse_time(self.submitted_at)
         if due is None or when is None:
             return 0.0
@@ -130,27 +132,30 @@ class Terms:
     @property
     def trusted(self) -> bool:
         """Whether a penalty may rest on the submission time (a file's time is no evidence of it)."""
-        return self.source in TRUSTED_SOURCES
+        return self.source in times.TRUSTED
 
     def penalty(self, score: float) -> float:
         if not self.trusted:
             return 0.0
         rule = LatePolicy(percent_per_day=self.percent_per_day, max_days=self.max_days)
-        return rule.late_submission_penalty("", score, self.seconds_late) or 0.0
+        seconds = self.seconds_late
+        if math.isinf(seconds):  # later than any day the policy counts
+            seconds = ((self.max_days if math.isfinite(self.max_days) else 36500) + 1) * 86400
+        return rule.late_submission_penalty("", score, seconds) or 0.0
 
     def apply(self, result) -> None:
         """Write the lateness, the extension and the penalty into a :class:`~autograder.records.NotebookResult`."""
         result.submitted_at, result.submitted_at_source = self.submitted_at, self.source
-        result.seconds_late = self.seconds_late
+        result.seconds_late = self.seconds_late if not self.unreadable else 0.0  # (JSON has no infinity)
         result.extension_hours = self.extension_hours
         result.late_penalty = self.penalty(result.score)
         result.notes = [n for n in result.notes if not n.startswith((UNTRUSTED_NOTE, UNREADABLE_NOTE))]
-        if self.seconds_late > 0 and not self.trusted:
+        if self.seconds_late > 0 and not self.trusted and not self.unreadable:
             result.notes.append(f"{UNTRUSTED_NOTE} ({self.source}, {self.seconds_late / 86400:.2f} days "
                                 f"after the due date): no late penalty applied")
-        if self.due and self.submitted_at and parse_time(self.submitted_at) is None:
-            result.notes.append(f"{UNREADABLE_NOTE} ({self.source}: {self.submitted_at[:40]!r}): not judged late; "
-                                "give the real time with --submitted-at")
+        if self.unreadable and self.trusted:
+            result.notes.append(f"{UNREADABLE_NOTE} ({self.source}: {self.submitted_at[:40]!r}): taken as later "
+                                "than the policy allows, never as on time; give the real time with --submitted-at")
 
 
 UNTRUSTED_NOTE = "late by the file's time only"

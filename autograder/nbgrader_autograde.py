@@ -24,10 +24,16 @@ import sys
 from pathlib import Path
 
 import nbformat
-from nbgrader.preprocessors import Execute, NbGraderPreprocessor
+from nbgrader.preprocessors import AssignLatePenalties, Execute, NbGraderPreprocessor
 from traitlets import Bool
 
 from . import course
+
+
+def course_root(step) -> Path:
+    """The course nbgrader's ``Autograde`` converter (the step's parent's parent) works on."""
+    coursedir = getattr(getattr(step.parent, "parent", None), "coursedir", None)
+    return Path(coursedir.root) if coursedir is not None else course.find_root()
 
 
 class SandboxedGrade(NbGraderPreprocessor):
@@ -41,9 +47,7 @@ class SandboxedGrade(NbGraderPreprocessor):
             return Execute(parent=self.parent).preprocess(nb, resources)
         info = resources["nbgrader"]
         assignment, student, notebook = info["assignment"], info["student"], info["notebook"]
-        converter = getattr(self.parent, "parent", None)  # nbgrader's Autograde, which owns the course directory
-        coursedir = getattr(converter, "coursedir", None)
-        root = Path(coursedir.root) if coursedir is not None else course.find_root()
+        root = course_root(self)
         # nbgrader has just overwritten the autograded notebook with the unexecuted submission:
         # regrade, so that the notebook read back below is the one grading wrote.  The id goes as
         # --student=ID and the assignment after --, so an id that looks like an option stays an id.
@@ -69,10 +73,36 @@ def failing(nb, why: str):
     return nb
 
 
+class RecordedLatePenalty(AssignLatePenalties):
+    """nbgrader's late-penalty step, giving the penalty ``autograder grade`` recorded for this notebook.
+
+    Both paths then agree on lateness for every submission time, whatever its source (a collector's
+    record, nbgrader's timestamp, one that does not read, a file's time that decides nothing):
+    :class:`autograder.late.Terms` decides it once.  Where nothing was recorded (``trusted_input``,
+    nbgrader's own execution), nbgrader's own step runs."""
+
+    def preprocess(self, nb, resources):
+        from nbgrader.api import Gradebook
+
+        from .store import ResultStore
+
+        info = resources["nbgrader"]
+        result = ResultStore(course_root(self)).get(info["assignment"], info["student"], info["notebook"])
+        if result is None or SandboxedGrade(parent=self.parent).trusted_input:
+            return super().preprocess(nb, resources)
+        with Gradebook(info["db_url"]) as gb:
+            notebook = gb.find_submission_notebook(info["notebook"], info["assignment"], info["student"])
+            notebook.late_submission_penalty = min(result.late_penalty, notebook.score) or None
+            gb.db.commit()
+        return nb, resources
+
+
 def autograde_steps() -> list:
-    """nbgrader's autograde steps, with the sandboxed grade where nbgrader executes the notebook."""
+    """nbgrader's autograde steps, with the sandboxed grade where nbgrader executes the notebook and the
+    recorded penalty where nbgrader computes its own."""
     from nbgrader.converters import Autograde
 
+    swap = {Execute: SandboxedGrade, AssignLatePenalties: RecordedLatePenalty}
     default = Autograde.class_traits()["autograde_preprocessors"].default()
-    return [SandboxedGrade if step is Execute else step for step in default]
+    return [swap.get(step, step) for step in default]
 

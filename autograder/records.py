@@ -34,7 +34,7 @@ class NotebookResult:
     seconds: float = 0.0
     submission_sha: str = ""
     submitted_at: str | None = None
-    submitted_at_source: str = ""  # where that time comes from (autograder.submission.submission_time)
+    submitted_at_source: str = ""  # where that time comes from (autograder.times.submission_time)
     seconds_late: float = 0.0  # past the student's due date, extension included (autograder.late)
     late_penalty: float = 0.0  # points taken by the late policy
     extension_hours: float = 0.0  # the student's extension of the due date

@@ -177,36 +177,3 @@ def copy_support_files(src: Path, dest: Path) -> None:
             target = dest / p.relative_to(src)
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(p, target)
-
-
-
-COLLECTED_AT = ".collected_at"  # written by a collector beside the submission: the time it was received
-SUBMITTED_AT = ".submitted_at"  # written by ``grade --submitted-at``: the instructor's word for the time
-
-
-def submission_time(folder: Path) -> tuple[str | None, str]:
-    """When a submission came in, and where that time comes from (:data:`autograder.late.TRUSTED_SOURCES`).
-
-    The instructor's own ``--submitted-at`` first, then a collector's record (an LMS download),
-    then nbgrader's ``timestamp.txt`` (written by nbgrader's ``submit`` and carried by its
-    ``collect``); failing all three, the file's modification time, which only says when the file
-    was last copied and so never decides a penalty alone (:class:`autograder.late.Terms`)."""
-    from . import late
-
-    for name, source in ((SUBMITTED_AT, late.TRUSTED_SOURCES[0]), (COLLECTED_AT, late.TRUSTED_SOURCES[1]),
-                         ("timestamp.txt", late.TRUSTED_SOURCES[2])):
-        f = folder / name
-        try:
-            if f.is_file() and not f.is_symlink() and f.stat().st_size < 200:
-                text = outputs.safe_text(f.read_text(errors="replace"), 100).strip()
-                if text:
-                    return text, source
-        except OSError:
-            pass
-    nb = next((p for p in sorted(folder.glob("*.ipynb")) if not p.is_symlink()), None)
-    if nb is not None:
-        from datetime import datetime, timezone
-
-        stamp = datetime.fromtimestamp(nb.stat().st_mtime, timezone.utc).strftime("%Y-%m-%d %H:%M:%S.%f %Z")
-        return stamp, late.FILE_TIME
-    return None, "none"

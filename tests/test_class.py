@@ -18,7 +18,7 @@ from bs4 import BeautifulSoup
 
 import attacks
 from autograder import report
-from autograder.submission import COLLECTED_AT
+from autograder.times import COLLECTOR, record as record_time
 from support import ROOT, run_tool
 from test_security import grade
 
@@ -73,7 +73,8 @@ def graded(tmp_path_factory):
     attacks.build(cases, release, course / "submitted")
     for case in cases:
         when = times.get(case.student, "2026-11-20 11:00:00.000000 UTC")
-        (course / "submitted" / case.student / attacks.ASSIGNMENT / COLLECTED_AT).write_text(when)
+        record_time(course, attacks.ASSIGNMENT, case.student, course / "submitted" / case.student / attacks.ASSIGNMENT,
+                    when, COLLECTOR)
     out = grade(course, "--workers", "2")
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
     return course

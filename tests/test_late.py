@@ -44,8 +44,10 @@ def test_a_penalty_rests_only_on_a_time_that_says_when_work_was_handed_in():
     _terms("2026-11-21 13:00:00 UTC", source="file time in the submissions folder").apply(r)
     assert r.late_penalty == 0.0 and r.seconds_late == 25 * 3600
     assert r.notes and r.notes[0].startswith("late by the file's time only")
-    _terms("next tuesday").apply(r)  # the notes of one policy never pile up on the next
-    assert r.late_penalty == 0.0 and len(r.notes) == 1 and "does not read as a time" in r.notes[0]
+    _terms("next tuesday").apply(r)  # never taken as on time; and the notes of one policy never pile up on the next
+    assert r.late_penalty == 3.0 and len(r.notes) == 1 and "does not read as a time" in r.notes[0]
+    _terms("next tuesday", due=None).apply(r)  # no due date: nothing to be late for
+    assert r.late_penalty == 0.0 and r.notes == []
     _terms("2026-11-21 13:00:00 UTC", ext=48.0).apply(r)
     assert r.late_penalty == 0.0 and r.notes == [] and r.extension_hours == 48.0
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 import attacks
-from autograder.submission import COLLECTED_AT
+from autograder import times
 from support import tool_env
 from test_security import LIMITS, fixture_course
 
@@ -61,8 +61,8 @@ def submit(course: Path, student: str, assignment: str, answers: dict, name: str
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / (name or f"{assignment}.ipynb")
     path.write_text(json.dumps(release))
-    if when:
-        (folder / COLLECTED_AT).write_text(when)
+    if when:  # the collector's record, as autograder collect keeps it
+        times.record(course, assignment, student, folder, when, times.COLLECTOR)
     return path
 
 
@@ -93,10 +93,10 @@ def term(tmp_path_factory):
     submit(course, "alice", A, RIGHT, when="2026-11-22 09:00:00.000000 UTC")
     submit(course, "bob", A, WRONG)  # copied in by hand: only the file's time
     submit(course, "carol", A, RIGHT, name=f"{A} (1).ipynb", when="2026-11-20 10:00:00.000000 UTC")
-    submit(course, "dave", A, RIGHT, when="2026-11-20 10:00:00.000000 UTC")
     submit(course, "dave", A, {}, name="scratch.ipynb")  # a copy of the release: carries A's cells too
     (course / "submitted" / "dave" / A / "notes.ipynb").write_text(json.dumps(
         {"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": []}))
+    submit(course, "dave", A, RIGHT, when="2026-11-20 10:00:00.000000 UTC")
     submit(course, "alice", B, RIGHT, when="2026-11-22 09:00:00.000000 UTC")
     first = graded_ok(run(course, "grade", "--workers", "2"))
     return course, first
@@ -221,3 +221,25 @@ def test_a_lost_gradebook_is_filled_again(course):
     assert "graded 5 notebook(s)" in out
     assert "its record in the gradebook or autograded/ was missing" in out
     assert penalty_in_gradebook(course, A, "alice") == 0.0
+
+
+def test_a_time_inside_a_submission_is_the_learners_word(course):
+    """A learner controls every file of the folder they hand in: a collector's or an instructor's time planted
+    there is ignored, and nbgrader's timestamp that does not read as a time is never taken as on time."""
+    with open(course / "nbgrader_config.py", "a") as f:
+        f.write(f'\nc.LatePolicy.due_dates = {{"{A}": "2026-11-20 12:00:00 UTC"}}\n')
+    bob = course / "submitted" / "bob" / A
+    (bob / ".collected_at").write_text("2026-11-01 00:00:00.000000 UTC")
+    (bob / ".submitted_at").write_text("2026-11-01 00:00:00.000000 UTC")
+    (course / "submitted" / "carol" / A / "timestamp.txt").write_text("the day before the due date")
+    times.record(course, A, "carol", course / "submitted" / "carol" / A, "2026-11-19 10:00:00 UTC", times.COLLECTOR)
+    out = graded_ok(run(course, "grade"))
+    assert stored(course, A, "bob")["result"]["submitted_at_source"] == "file time in the submissions folder"
+    assert stored(course, A, "carol")["result"]["late_penalty"] == 0.0  # the collector's record outranks it
+    # a resubmission the record does not vouch for: nbgrader's timestamp that does not read counts as late
+    (course / "submitted" / "carol" / A / f"{A} (1).ipynb").write_text(
+        (course / "submitted" / "carol" / A / f"{A} (1).ipynb").read_text() + " ")
+    out = graded_ok(run(course, "grade"))
+    r = stored(course, A, "carol")["result"]
+    assert r["submitted_at_source"] == "nbgrader's timestamp.txt" and r["late_penalty"] == 3.0
+    assert any("does not read as a time" in n for n in r["notes"]) and "carol" in out.split("warning:")[1]

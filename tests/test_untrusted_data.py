@@ -135,13 +135,18 @@ def test_visible_failures_are_told_with_the_instructors_words():
 
 
 def test_submission_times_say_where_they_come_from(tmp_path):
-    from autograder.submission import COLLECTED_AT, submission_time
+    from autograder import times
 
-    (tmp_path / "nb.ipynb").write_text("{}")
-    when, source = submission_time(tmp_path)
+    folder = tmp_path / "submitted" / "s" / "a"
+    folder.mkdir(parents=True)
+    (folder / "nb.ipynb").write_text("{}")
+    (folder / ".collected_at").write_text("2026-11-01 09:00:00.000000 UTC")  # the learner's own file: no evidence
+    when, source = times.submission_time(tmp_path, "a", "s", folder)
     assert source == "file time in the submissions folder" and when
-    (tmp_path / "timestamp.txt").write_text("2026-11-20 12:00:00.000000 UTC\ud800".encode("utf-8", "surrogatepass").decode("utf-8", "replace"))
-    when, source = submission_time(tmp_path)
+    (folder / "timestamp.txt").write_text("2026-11-20 12:00:00.000000 UTC\ud800".encode("utf-8", "surrogatepass").decode("utf-8", "replace"))
+    when, source = times.submission_time(tmp_path, "a", "s", folder)
     assert source == "nbgrader's timestamp.txt" and when.startswith("2026-11-20")
-    (tmp_path / COLLECTED_AT).write_text("2026-11-21 09:00:00.000000 UTC")
-    assert submission_time(tmp_path) == ("2026-11-21 09:00:00.000000 UTC", "collector")
+    times.record(tmp_path, "a", "s", folder, "2026-11-21 09:00:00.000000 UTC", times.COLLECTOR)
+    assert times.submission_time(tmp_path, "a", "s", folder) == ("2026-11-21 09:00:00.000000 UTC", "collector")
+    (folder / "nb.ipynb").write_text('{"cells": []}')  # another submission: the record does not vouch for it
+    assert times.submission_time(tmp_path, "a", "s", folder)[1] == "nbgrader's timestamp.txt"
