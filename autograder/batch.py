@@ -84,11 +84,9 @@ def locate(folder: Path, names: dict[str, set[str]]) -> tuple[dict[str, tuple[Pa
 
 def discover(root: Path, subs: Path, assignments: list[str], students: list[str] | None) -> list[Found]:
     """Every submitted notebook to grade, in nbgrader's ``submitted/STUDENT/ASSIGNMENT/`` layout."""
-    known = {a.name for a in course.assignments(root)}
-    for name in assignments:
-        if name not in known:
-            raise UserError(f"unknown assignment {name!r}; the course's assignments are: {', '.join(sorted(known))}")
-    names = assignments or sorted({p.name for p in subs.glob("*/*") if p.is_dir()} & known)
+    known = set(course.assignment_names(root, None))
+    names = course.assignment_names(root, assignments) if assignments else \
+        sorted({p.name for p in subs.glob("*/*") if p.is_dir()} & known)
     folders = sorted(p for p in subs.iterdir() if p.is_dir() and not p.name.startswith("."))
     if students:
         missing = [s for s in students if not any((subs / s / a).is_dir() for a in names)]

@@ -276,11 +276,10 @@ def collect_command(args) -> int:
     problem = check_archive(download)
     if problem:
         raise UserError(f"nothing collected: {problem}")
-    known = [a.name for a in course.assignments(root)]
-    if args.assignment not in known:
-        raise UserError(f"nothing collected: unknown assignment {args.assignment!r} "
-                        f"(the assignments of this course: {', '.join(known) or 'none'}); "
-                        "give --assignment one of them")
+    try:
+        course.assignment_names(root, [args.assignment])
+    except UserError as exc:
+        raise UserError(f"nothing collected: {exc}; give --assignment one of them") from None
     assignment = course.Assignment(args.assignment, root)
     roster_path = str(Path(args.roster).resolve()) if args.roster else ""
     if roster_path:

@@ -207,6 +207,19 @@ def assignments(root: Path | None = None) -> list[Assignment]:
             if p.is_dir() and any(p.glob("*.ipynb"))]
 
 
+def assignment_names(root: Path, names: list[str] | None) -> list[str]:
+    """``names`` checked against the course's assignments (all of them when none is given); a name that
+    is not one stops the command with the valid names."""
+    from .errors import UserError
+
+    known = [a.name for a in assignments(root)]
+    unknown = [n for n in names or [] if n not in known]
+    if unknown:
+        raise UserError(f"no assignment named {', '.join(unknown)} in {directories(root).source_directory}/: "
+                        f"the assignments are {', '.join(known)}")
+    return list(names) if names else known
+
+
 def assignment_of_notebook(path: Path, root: Path | None = None) -> tuple[Assignment, str]:
     """Which assignment and notebook a notebook file belongs to: by its file name, or, for a renamed
     copy (``01_tensors (1).ipynb``, ``01_tensors-Copy1.ipynb``, ``01_Tensors.ipynb``) or a file whose

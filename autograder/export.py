@@ -36,6 +36,17 @@ COLUMNS = ["assignment", "student", "score", "max_score", "timestamp", "timestam
 NO_SUBMISSION = "no submission"
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def cell(value):
+    """A CSV cell a spreadsheet shows as text: a string that would start a formula (an id, a note naming a
+    file a learner chose) gets a leading apostrophe, as OWASP advises against CSV injection; numbers stay."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 class GradesExport(ExportPlugin):
     """nbgrader's export plugin for this course: one row per student and assignment (see the module's docstring)."""
 
@@ -85,7 +96,7 @@ class GradesExport(ExportPlugin):
         with open(self.to or "grades.csv", "w", newline="") as f:
             w = csv.DictWriter(f, fieldnames=COLUMNS)
             w.writeheader()
-            w.writerows(rows)
+            w.writerows({k: cell(v) for k, v in row.items()} for row in rows)
         print(f"wrote {len(rows)} row(s) to {self.to or 'grades.csv'}")
         _say_missing(rows)
 
@@ -136,7 +147,7 @@ def export_command(args) -> int:
         lms_ids.update(listed.lms_of)
     table = canvas_rows(rows, lms_ids, listed.names if listed else None, listed.sections if listed else None)
     with open(args.to, "w", newline="") as f:
-        csv.writer(f).writerows(table)
+        csv.writer(f).writerows([cell(v) for v in row] for row in table)
     missing = [r[2] for r in table[2:] if not r[1]]
     print(f"wrote {len(table) - 2} student row(s) for Canvas to {args.to}")
     _say_missing(rows)

@@ -92,12 +92,7 @@ course's site. Do not rename it.
 def write_pack(names: list[str] | None, to: Path, root: Path | None = None) -> Path:
     """Write the student pack for ``names`` (all assignments by default) to the folder or ``.zip`` ``to``."""
     root = root or course.find_root()
-    known = [a.name for a in course.assignments(root)]
-    unknown = [n for n in names or [] if n not in known]
-    if unknown:
-        raise UserError(f"no assignment named {', '.join(unknown)} in {course.directories(root).source_directory}/: "
-                        f"the assignments are {', '.join(known)}")
-    names = names or known
+    names = course.assignment_names(root, names)
     to = Path(to)
     if to.suffix == ".zip":
         with tempfile.TemporaryDirectory() as tmp:

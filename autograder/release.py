@@ -27,7 +27,6 @@ from pathlib import Path
 import nbformat
 
 from . import course, nbfmt
-from .errors import UserError
 
 
 def tool_env(base: dict[str, str] | None = None) -> dict[str, str]:
@@ -128,12 +127,7 @@ def release(names: list[str] | None = None, root: Path | None = None, report=Non
     when unchanged.  Running it again changes nothing.
     """
     root = root or course.find_root()
-    known = [a.name for a in course.assignments(root)]
-    unknown = [n for n in names or [] if n not in known]
-    if unknown:
-        raise UserError(f"no assignment named {', '.join(unknown)} in {course.directories(root).source_directory}/: "
-                        f"the assignments are {', '.join(known)}")
-    names = names or known
+    names = course.assignment_names(root, names)
     say = report or (lambda line: None)
     dest_root = course.folder(root, "release")
     stamp = time.strftime("%Y-%m-%dT%H%M%S")

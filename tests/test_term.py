@@ -211,7 +211,7 @@ def test_a_student_with_no_submission_gets_one_line(course):
     assert len(out.stderr.strip().splitlines()) == 1
     assert "no submission of nobody" in out.stderr and "alice" in out.stderr
     out = run(course, "grade", "99_nothing")
-    assert out.returncode == 2 and "unknown assignment '99_nothing'" in out.stderr and A in out.stderr
+    assert out.returncode == 2 and "no assignment named 99_nothing" in out.stderr and A in out.stderr
 
 
 def test_a_lost_gradebook_is_filled_again(course):
@@ -243,3 +243,18 @@ def test_a_time_inside_a_submission_is_the_learners_word(course):
     r = stored(course, A, "carol")["result"]
     assert r["submitted_at_source"] == "nbgrader's timestamp.txt" and r["late_penalty"] == 3.0
     assert any("does not read as a time" in n for n in r["notes"]) and "carol" in out.split("warning:")[1]
+
+
+def test_an_export_cell_never_starts_a_formula(course):
+    """A file name a learner chose reaches the notes: a spreadsheet must show it as text, not run it."""
+    import csv
+
+    submit(course, "zed", A, RIGHT, when="2026-11-20 10:00:00.000000 UTC")
+    (course / "submitted" / "zed" / A / "=HYPERLINK(1).ipynb").write_text("{}")
+    times.record(course, A, "zed", course / "submitted" / "zed" / A, "2026-11-20 10:00:00 UTC", times.COLLECTOR)
+    graded_ok(run(course, "grade", A, "--student", "zed"))
+    graded_ok(run(course, "export", "--to", "grades.csv"))
+    rows = {(r["student"], r["assignment"]): r for r in csv.DictReader(open(course / "grades.csv"))}
+    zed = rows[("zed", A)]
+    assert zed["notes"].startswith("'=HYPERLINK(1).ipynb is not graded"), zed
+    assert float(zed["final_score"]) == 3.0
