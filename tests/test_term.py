@@ -258,3 +258,18 @@ def test_an_export_cell_never_starts_a_formula(course):
     zed = rows[("zed", A)]
     assert zed["notes"].startswith("'=HYPERLINK(1).ipynb is not graded"), zed
     assert float(zed["final_score"]) == 3.0
+
+
+def test_no_grading_code_imports_a_module_outside_the_grader_version():
+    """The grader's version leaves out the commands no grade depends on; nothing on the grading path may
+    import one of them, or a change to it would go unseen by the results it decides."""
+    import subprocess
+
+    from autograder.jobs import NOT_GRADING
+
+    probe = ("import sys, autograder.cli, autograder.batch, autograder.jobs, autograder.workers, autograder.slurm, "
+             "autograder.grading, autograder.references, autograder.probe, autograder.zygote, autograder.sandbox, "
+             "autograder.nbgrader_autograde, autograder.gradebook, autograder.kernelinit, autograder.local_reference; "
+             "print(sorted(m.split('.')[1] for m in sys.modules if m.startswith('autograder.')))")
+    loaded = set(eval(subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout))
+    assert loaded and not (loaded & NOT_GRADING), loaded & NOT_GRADING
