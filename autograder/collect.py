@@ -9,6 +9,25 @@ Canvas's gradebook export):
 * Moodle: ``Full Name_PARTICIPANT_assignsubmission_file_/NOTEBOOK.ipynb`` (a folder per learner);
 * Blackboard: ``ASSIGNMENT_USERNAME_attempt_YYYY-MM-DD-HH-MM-SS_NOTEBOOK.ipynb``.
 
+A learner submits only for themself.  Each download is read in one LMS's layout, the one its
+entries follow (:func:`layout`), and the learner's id comes only from what that LMS itself writes:
+Moodle's folder, Canvas's and Blackboard's file names at the top of the download.  A file a
+learner named inside their Moodle folder (``Ann Lee_2001_assignsubmission_file_/`` holding
+``smithbob_2002_999_01_tensors.ipynb``) is Ann's, whatever its name says, and its name only says
+which notebook it is; a file that does not follow the download's layout at the LMS's level is kept aside.  Every id,
+from a file name or through the roster, passes :func:`autograder.roster.check_id` before it becomes
+a folder or a row (one plain name, no control character, comma or formula start, NFKC form); a
+file with an id that fails is kept aside with the reason.  Without a roster the LMS's own ids
+(Canvas and Moodle user ids, Blackboard user names) become the student ids, and the summary
+says so in a WARNING line.
+
+The download is unpacked by :class:`LmsDownload` as plain ``0644`` files of the instructor
+(never the archive's setuid, setgid or executable modes), within bounds checked on the archive's
+headers before anything is touched and again on the bytes actually written: at most
+``MAX_TOTAL_BYTES`` (2 GiB) unpacked, ``MAX_FILES`` (20000) files, and ``MAX_RATIO`` (200)
+times the archive's own size.  A download past one of them is not collected at all
+("nothing collected: ..."), and the course stays as it was.
+
 A collect is all or nothing.  The archive, the assignment and the roster are checked before
 anything is touched.  ``zip_collect`` then runs with its folders pointed into a staging folder
 inside the course (``downloaded/ASSIGNMENT/.collecting-NAME/``: nbgrader's
@@ -47,33 +66,58 @@ import zipfile
 from pathlib import Path
 
 from nbgrader.plugins import ExtractorPlugin, FileNameCollectorPlugin
-from nbgrader.utils import parse_utc, unzip
+from nbgrader.utils import parse_utc
 from traitlets import Unicode
 
 from . import course, release, roster, times
 from .errors import UserError
 
-PATTERNS = [
-    ("canvas", re.compile(r"^(?P<name>[^_/]+)_(?:(?P<late>LATE)_)?(?P<lms_id>\d+)_(?P<sub>\d+)_(?P<file>.+?)(?:-(?P<n>\d+))?\.ipynb$")),
-    ("moodle", re.compile(r"^(?:.*/)?(?P<name>[^/]+?)_(?P<lms_id>\d+)_assignsubmission_file_?/(?P<file>[^/]+?)\.ipynb$")),
-    ("blackboard", re.compile(r"^(?P<assignment>[^/]+?)_(?P<lms_id>[^_/]+)_attempt_"
-                              r"(?P<ts>\d{4}-\d{2}-\d{2}-\d{2}-\d{2}-\d{2})_(?P<file>.+?)\.ipynb$")),
-]
+#: extraction bounds: a download larger, fuller or more compressed than these is not collected at all
+MAX_TOTAL_BYTES = 2 * 1024**3
+MAX_FILES = 20000
+MAX_RATIO = 200
+
+CANVAS = re.compile(r"^(?P<name>[^_/]+)_(?:(?P<late>LATE)_)?(?P<lms_id>\d+)_(?P<sub>\d+)_(?P<file>.+?)(?:-(?P<n>\d+))?\.ipynb$")
+MOODLE_FOLDER = re.compile(r"^(?P<name>[^/]+?)_(?P<lms_id>\d+)_assignsubmission_file_?$")
+BLACKBOARD = re.compile(r"^(?P<assignment>[^/]+?)_(?P<lms_id>[^_/]+)_attempt_"
+                        r"(?P<ts>\d{4}-\d{2}-\d{2}-\d{2}-\d{2}-\d{2})_(?P<file>.+?)\.ipynb$")
+LAYOUTS = {"moodle": "a folder per learner, Full Name_PARTICIPANT_assignsubmission_file_/NOTEBOOK.ipynb",
+           "canvas": "files at the top, lastfirst_[LATE_]USERID_SUBMISSIONID_NOTEBOOK.ipynb",
+           "blackboard": "files at the top, ASSIGNMENT_USERNAME_attempt_YYYY-MM-DD-HH-MM-SS_NOTEBOOK.ipynb"}
+LMS_NAMES = {"moodle": "Moodle", "canvas": "Canvas", "blackboard": "Blackboard"}
 
 
-def parse(relpath: str) -> dict | None:
-    """The LMS, learner id, notebook name and ordering of one downloaded file's path, or None."""
-    name = relpath.replace(os.sep, "/")
-    for lms, pattern in PATTERNS:
-        m = pattern.match(name) or pattern.match(name.rsplit("/", 1)[-1])
-        if m:
-            d = m.groupdict()
-            ts = None
-            if d.get("ts"):
-                ts = dt.datetime.strptime(d["ts"], "%Y-%m-%d-%H-%M-%S").strftime("%Y-%m-%d %H:%M:%S.000000 UTC")
-            return {"lms": lms, "lms_id": d["lms_id"], "file": d["file"], "timestamp": ts,
-                    "order": (ts or "", int(d.get("n") or 0), d.get("sub") or ""), "late": bool(d.get("late"))}
-    return None
+def parse(relpath: str, lms: str) -> dict | None:
+    """The learner id, notebook name and ordering of one file of a download in ``lms``'s layout, or None.
+
+    ``relpath`` is the file's path inside the download.  Only the part the LMS itself writes names
+    the learner: Moodle's folder (the file inside it is named by the learner, and says only which
+    notebook it is), Canvas's and Blackboard's file names at the top of the download."""
+    parts = relpath.replace(os.sep, "/").split("/")
+    if lms == "moodle":
+        folder = MOODLE_FOLDER.match(parts[0]) if len(parts) == 2 else None
+        if folder is None or not parts[1].endswith(".ipynb") or parts[1] == ".ipynb":
+            return None
+        d = {"lms_id": folder["lms_id"], "file": parts[1][: -len(".ipynb")]}
+    else:
+        m = (CANVAS if lms == "canvas" else BLACKBOARD).match(parts[0]) if len(parts) == 1 else None
+        if m is None:
+            return None
+        d = m.groupdict()
+    ts = None
+    if d.get("ts"):
+        ts = dt.datetime.strptime(d["ts"], "%Y-%m-%d-%H-%M-%S").strftime("%Y-%m-%d %H:%M:%S.000000 UTC")
+    return {"lms": lms, "lms_id": d["lms_id"], "file": d["file"], "timestamp": ts,
+            "order": (ts or "", int(d.get("n") or 0), d.get("sub") or ""), "late": bool(d.get("late"))}
+
+
+def layout(relpaths: list[str]) -> str | None:
+    """Which LMS wrote the download whose files are ``relpaths``: the one whose own structure (Moodle's
+    folders, Canvas's or Blackboard's top-level file names) the most files follow; None when none does.
+    A learner names files only inside that structure, never at its level, and so cannot change it."""
+    counts = {lms: sum(parse(r, lms) is not None for r in relpaths) for lms in LAYOUTS}
+    best = max(counts, key=lambda lms: counts[lms])  # ties: Moodle's folders first, then Canvas
+    return best if counts[best] else None
 
 
 class LmsFileNames(FileNameCollectorPlugin):
@@ -86,6 +130,7 @@ class LmsFileNames(FileNameCollectorPlugin):
     extracted = Unicode("", help="the folder zip_collect extracted the download into").tag(config=True)
 
     _decided: dict | None = None
+    lms: str = ""
 
     def _decide(self, any_file: str) -> dict:
         """Read every extracted file once: who is who, and which duplicate is the newest."""
@@ -98,12 +143,13 @@ class LmsFileNames(FileNameCollectorPlugin):
             base = top.parent
         students = roster.read(self.roster).student_of if self.roster else None
         valid = set(filter(None, self.notebooks.split(",")))
+        files = sorted(p for p in base.rglob("*") if p.is_file())
+        rels = {p: p.relative_to(base).as_posix() for p in files}
+        inside = {p: rel.split("/", 1)[-1] for p, rel in rels.items()}  # the path inside the download
+        self.lms = layout([inside[p] for p in files]) or ""
         decided, best = {}, {}
-        for p in sorted(base.rglob("*")):
-            if not p.is_file():
-                continue
-            rel = p.relative_to(base).as_posix()
-            info = parse(rel)
+        for p in files:
+            rel = rels[p]
             if p.suffix.lower() in (".zip", ".gz", ".tgz", ".tar", ".7z", ".rar"):
                 decided[str(p)] = {"file": rel, "kept_aside": "an archive inside the download (not opened: "
                                                               "look inside it by hand)"}
@@ -111,15 +157,24 @@ class LmsFileNames(FileNameCollectorPlugin):
             if p.suffix != ".ipynb":
                 decided[str(p)] = {"file": rel, "kept_aside": "not a notebook"}
                 continue
+            info = parse(inside[p], self.lms) if self.lms else None
             if info is None:
-                decided[str(p)] = {"file": rel, "kept_aside": "the file name follows no known LMS pattern"}
+                why = (f"the file name follows no known LMS pattern at the level that LMS writes (this download "
+                       f"is {LMS_NAMES[self.lms]}'s: {LAYOUTS[self.lms]})" if self.lms
+                       else "the file name follows no known LMS pattern")
+                decided[str(p)] = {"file": rel, "kept_aside": why}
+                continue
+            bad = roster.check_id(info["lms_id"])
+            if bad:
+                decided[str(p)] = {"file": rel, "kept_aside": f"LMS id {info['lms_id']!r} cannot be used: {bad}"}
                 continue
             student = students.get(info["lms_id"]) if students is not None else info["lms_id"]
             if student is None:
                 decided[str(p)] = {"file": rel, "kept_aside": f"LMS id {info['lms_id']} is not in the roster"}
                 continue
-            if student.startswith(".") or "\\" in student:
-                decided[str(p)] = {"file": rel, "kept_aside": f"{student!r} cannot be a student folder's name"}
+            bad = roster.check_id(student)
+            if bad:
+                decided[str(p)] = {"file": rel, "kept_aside": f"{student!r} cannot be a student id: {bad}"}
                 continue
             if valid and info["file"] not in valid:
                 decided[str(p)] = {"file": rel, "kept_aside": f"no notebook of this assignment is named {info['file']}"}
@@ -154,19 +209,67 @@ class LmsFileNames(FileNameCollectorPlugin):
                     shutil.copy(path, dest)
         if self.report:
             rows = [{k: v for k, v in e.items() if k != "order"} for e in self._decided.values()]
-            Path(self.report).write_text(json.dumps(rows, indent=1))
+            Path(self.report).write_text(json.dumps({"lms": self.lms or None, "files": rows}, indent=1))
 
 
 class LmsDownload(ExtractorPlugin):
-    """nbgrader's extractor, opening the download itself but no archive inside it.
+    """nbgrader's extractor, opening the download itself but no archive inside it, within bounds.
 
     nbgrader's own extractor also opens every archive found inside (``tree``): one student's damaged
     ``.zip`` would then stop the whole class's collect, and a student's archive would be unpacked
-    into the download.  Here such an archive stays as it came, and is kept aside and listed."""
+    into the download.  Here such an archive stays as it came, and is kept aside and listed.  Every
+    file is written as a plain ``0644`` file of this user (never the archive's modes: no setuid,
+    setgid or executable bit), and the bounds of :func:`bounds` hold for the bytes actually written,
+    whatever the archive's headers claim."""
 
     def extract(self, archive_path: str, extracted_path: str) -> None:
         for zfile in sorted(Path(archive_path).glob("*.zip")):
-            unzip(str(zfile), extracted_path, zip_ext=[".zip"], create_own_folder=True, tree=False)
+            extract(zfile, Path(extracted_path) / zfile.stem)
+
+
+def bounds(infos: list[zipfile.ZipInfo], archive_size: int) -> str | None:
+    """Why an archive with these members is too big to extract (see the module's docstring), or None."""
+    files = [i for i in infos if not i.is_dir()]
+    total = sum(i.file_size for i in files)
+    if len(files) > MAX_FILES:
+        return f"it holds {len(files)} files, more than the {MAX_FILES} a download may hold"
+    if total > MAX_TOTAL_BYTES:
+        return f"it unpacks to {total} bytes, more than the {MAX_TOTAL_BYTES} a download may unpack to"
+    if total > MAX_RATIO * max(archive_size, 1):
+        return (f"it unpacks to {total} bytes from {archive_size}, more than {MAX_RATIO} times its size "
+                "(a zip bomb, or not an LMS download)")
+    return None
+
+
+def extract(archive: Path, dest: Path) -> None:
+    """Unpack ``archive`` into ``dest``: plain 0644 files and 0755 folders, within the bounds."""
+    size = archive.stat().st_size
+    limit = min(MAX_TOTAL_BYTES, MAX_RATIO * max(size, 1))
+    dest.mkdir(parents=True, exist_ok=True)
+    root = dest.resolve()
+    written = 0
+    with zipfile.ZipFile(archive) as z:
+        infos = z.infolist()
+        problem = bounds(infos, size)
+        if problem:
+            raise ValueError(f"nothing collected: {archive.name}: {problem}")
+        for info in infos:
+            target = (root / info.filename).resolve()
+            if target == root or root not in target.parents:
+                raise ValueError(f"nothing collected: {archive.name} holds a path outside itself: {info.filename}")
+            if info.is_dir():
+                target.mkdir(mode=0o755, parents=True, exist_ok=True)
+                continue
+            target.parent.mkdir(mode=0o755, parents=True, exist_ok=True)
+            fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), 0o644)
+            with os.fdopen(fd, "wb") as out, z.open(info) as src:
+                os.fchmod(out.fileno(), 0o644)  # whatever the umask or an earlier file of that name
+                while chunk := src.read(1 << 20):
+                    written += len(chunk)
+                    if written > limit:
+                        raise ValueError(f"nothing collected: {archive.name} unpacks to more than {limit} bytes "
+                                         f"(at most {MAX_TOTAL_BYTES}, and {MAX_RATIO} times its size)")
+                    out.write(chunk)
 
 
 def check_archive(path: Path) -> str | None:
@@ -177,8 +280,11 @@ def check_archive(path: Path) -> str | None:
         return f"{path} is not a zip archive (download the submissions again, as one .zip)"
     try:
         with zipfile.ZipFile(path) as z:
-            bad = z.testzip()
             names = z.namelist()
+            too_big = bounds(z.infolist(), path.stat().st_size)
+            if too_big:
+                return f"{path}: {too_big}"
+            bad = z.testzip()
     except (zipfile.BadZipFile, OSError, EOFError) as exc:
         return f"{path} is damaged: {exc}"
     if bad is not None:
@@ -329,7 +435,8 @@ def _collect(root: Path, download: Path, assignment: str, notebooks: list[str], 
         last = tail.splitlines()[-1] if tail else f"exit status {out.returncode}"
         raise UserError(f"nothing collected, the course is as it was: nbgrader zip_collect failed ({last}); "
                         "its output is above", 1)
-    rows = json.loads(report_rows.read_text()) if report_rows.is_file() else []
+    found = json.loads(report_rows.read_text()) if report_rows.is_file() else {}
+    rows, lms = found.get("files", []), found.get("lms")
     member_times = entry_times(download)
     staged = staging / "submitted"
 
@@ -371,7 +478,7 @@ def _collect(root: Path, download: Path, assignment: str, notebooks: list[str], 
         if "kept_aside" in r and "kept_in" not in r:
             r["kept_in"] = f"{dated}/{r['file']}"
     summary = {"download": str(download), "assignment": assignment, "collect": name,
-               "roster": roster_path or None, "collected_at": dt.datetime.now(dt.timezone.utc).isoformat(),
+               "roster": roster_path or None, "lms": lms, "collected_at": dt.datetime.now(dt.timezone.utc).isoformat(),
                "archive": (base / "archive" / f"{name}.zip").relative_to(root).as_posix(),
                "taken": taken, "replaced": replaced, "files": rows, "kept_aside_in": dated}
     aside.mkdir(exist_ok=True)
@@ -395,6 +502,10 @@ def _collect(root: Path, download: Path, assignment: str, notebooks: list[str], 
 
 def _print_summary(root: Path, summary: dict) -> None:
     rows = summary["files"]
+    if not summary["roster"]:
+        lms = LMS_NAMES.get(summary.get("lms") or "", "the LMS")
+        print(f"WARNING: no --roster given: {lms}'s own LMS ids are used as student ids "
+              "(give --roster ROSTER.csv to map them to your student ids)")
     collected = [r for r in rows if "kept_aside" not in r]
     print(f"collected {len(collected)} notebook(s) of {len(summary['taken'])} student(s) "
           f"into {course.folder(root, 'submitted').relative_to(root)}/")

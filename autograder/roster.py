@@ -13,6 +13,13 @@ and LMSs write CSV files, so that an instructor never has to clean one by hand:
   (``SIS Login ID`` where the first is empty); its rows without an ID (*Points Possible*,
   *Manual Posting*) and the ones with no SIS id at all (Canvas's test student) are not students.
 
+Every student id, from a roster here or from a download's file names in :mod:`autograder.collect`,
+passes :func:`check_id` before it becomes a folder in ``submitted/`` or a row in the grades: one
+plain name (no ``/``, ``\\``, ``.``, ``..``, leading ``.`` or ``-``), no control characters or
+line breaks, no comma, no spreadsheet formula start (``=``, ``+``, ``@``, ``-``), and already in
+Unicode NFKC form (so that no look-alike of another student's id gets a folder of its own).  A
+roster row with such an id is a :class:`~autograder.errors.UserError` naming the row.
+
 Whatever cannot be read is a :class:`~autograder.errors.UserError` that says what was found.
 """
 
@@ -21,6 +28,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -46,11 +54,33 @@ def _header_key(name: str) -> str:
     return re.sub(r"[\s_\-]+", "_", name.strip().lower())
 
 
+def check_id(value: str) -> str | None:
+    """Why ``value`` cannot be a student id (a folder name in ``submitted/``, a row of a CSV), or None."""
+    if not value:
+        return "it is empty"
+    if value in (".", ".."):
+        return "it is '.' or '..'"
+    if "/" in value or "\\" in value:
+        return "it holds '/' or '\\'"
+    if any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp") for c in value):
+        return "it holds a control character or a line break"
+    if value[0] in ".-":
+        return "it starts with '.' or '-'"
+    if value[0] in "=+@":
+        return "it starts like a spreadsheet formula ('=', '+', '@', '-')"
+    if "," in value:
+        return "it holds a comma"
+    if unicodedata.normalize("NFKC", value) != value:
+        return f"it is not in Unicode NFKC form (it reads like {unicodedata.normalize('NFKC', value)!r})"
+    return None
+
+
 def _check_id(path: str, line: int, what: str, value: str) -> None:
-    """A student id becomes a folder name in ``submitted/``: it must be one plain name."""
-    if value in (".", "..") or "/" in value or "\\" in value or value.startswith(".") or "\0" in value:
-        raise UserError(f"{path}, line {line}: {what} {value!r} cannot be a folder name "
-                        "(no '/', '\\' or leading '.'): correct it in the roster")
+    """A student id becomes a folder name in ``submitted/`` and a row in the grades: see :func:`check_id`."""
+    why = check_id(value)
+    if why:
+        raise UserError(f"{path}, line {line}: {what} {value!r} cannot be a folder name or a grades row "
+                        f"({why}): correct it in the roster")
 
 
 def _delimiter(first_line: str) -> str:
