@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 from . import course, probe
@@ -132,7 +131,3 @@ def exit_code(result: NotebookResult) -> int:
     if any(e.status == "not attempted" for e in result.exercises):
         return 3
     return 0
-
-
-def random_seed() -> int:
-    return random.SystemRandom().randrange(1, 2**31 - 1)
