@@ -4,6 +4,11 @@ Ids are handed out in turn from a counter shared by every grading process of the
 (flock on files under the lock folder), so an id comes back only after the others.  After a
 run, every process of its id is killed until none is left; an id that cannot be cleared is
 retired for the rest of the run.
+
+The lock folder sits in the shared temporary folder, where another local account could make it
+first (a folder of its own, mode 0777, with links planted inside to files root would then
+truncate).  So the folder must be this user's own, writable by it alone, and not a link
+(:func:`private_dir`), or grading refuses to start; files in it are opened without following links.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ import fcntl
 import os
 import secrets
 import signal
+import stat
 import tempfile
 import time
 from pathlib import Path
@@ -74,21 +80,42 @@ _UID_COUNTER = "next"
 
 
 
+def private_dir(path: Path) -> Path:
+    """``path`` as a folder this user owns and alone can write: made 0700 when missing, refused otherwise."""
+    try:
+        os.mkdir(path, 0o700)
+    except FileExistsError:
+        pass
+    st = os.lstat(path)
+    if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.geteuid() or st.st_mode & 0o022:
+        raise SandboxUnavailable(
+            f"{path} is not a folder of this user that only it can write (a link, another account's folder, "
+            "or writable by others): another account may have made it to steer the grader; remove it (or set "
+            "TMPDIR to a private folder) and grade again")
+    return path
+
+
+def _open_private(path: Path, mode: str):
+    """A file of the private lock folder, opened without following a link."""
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    return os.fdopen(fd, mode)
+
+
 def claim_uid() -> tuple[int, object]:
     """A sandbox user id for one notebook, and the lock that holds it.
 
     Ids are handed out in turn from a counter shared by every grading process of the machine
     (so an id comes back only after the other ``UID_COUNT - 1``), skipping any id that another
     process holds or that still owns a process."""
-    LOCK_DIR.mkdir(mode=0o700, exist_ok=True)
-    with open(LOCK_DIR / _UID_COUNTER, "a+") as counter:
+    private_dir(LOCK_DIR)
+    with _open_private(LOCK_DIR / _UID_COUNTER, "r+") as counter:
         fcntl.flock(counter, fcntl.LOCK_EX)
         counter.seek(0)
         text = counter.read().strip()
         start = int(text) if text.isdigit() else secrets.randbelow(UID_COUNT)
         for k in range(UID_COUNT):
             uid = UID_BASE + (start + k) % UID_COUNT
-            f = open(LOCK_DIR / str(uid), "w")
+            f = _open_private(LOCK_DIR / str(uid), "r+")
             try:
                 fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except OSError:

@@ -80,7 +80,7 @@ def _hold_slot_lock(slot_dir: Path) -> int:
     finds a slot's lock file unlocked while its owner lives, and a process killed before the rename
     has made no folder yet."""
     fresh = slot_dir.with_name(f".{slot_dir.name}.lock-new")
-    fd = os.open(fresh, os.O_CREAT | os.O_WRONLY | os.O_CLOEXEC, 0o600)
+    fd = os.open(fresh, os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_WRONLY | os.O_CLOEXEC, 0o600)
     fcntl.flock(fd, fcntl.LOCK_EX)
     os.replace(fresh, _lock_path(slot_dir))
     return fd
@@ -93,8 +93,16 @@ def reap_stale_slots(base: Path) -> int:
     removed = 0
     for lock in base.glob("autograder-slot-*.lock"):
         try:
-            fd = os.open(lock, os.O_RDONLY | os.O_CLOEXEC)
-        except OSError:
+            fd = os.open(lock, os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW)
+        except OSError:  # gone, or a link: not a slot lock of this user's
+            continue
+        slot = lock.with_name(lock.name[:-len(".lock")])
+        try:
+            mine = os.fstat(fd).st_uid == os.geteuid() and os.lstat(slot).st_uid == os.geteuid()
+        except OSError:  # no slot folder: only the lock file is left to remove, if it is this user's
+            mine = os.fstat(fd).st_uid == os.geteuid()
+        if not mine:  # another account's files in the shared folder: never removed for it
+            os.close(fd)
             continue
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -102,7 +110,7 @@ def reap_stale_slots(base: Path) -> int:
             os.close(fd)  # its owner is alive
             continue
         try:
-            shutil.rmtree(lock.with_name(lock.name[:-len(".lock")]), ignore_errors=True)
+            shutil.rmtree(slot, ignore_errors=True)
             lock.unlink(missing_ok=True)
             removed += 1
         finally:
