@@ -193,14 +193,17 @@ def grade_command(args) -> int:
                 ensure_in_gradebook(root, todo_names, db_url)
             registered.update(todo_names)
 
-    def record(job: Job, f: Found, prior: Entry | None, inputs: dict, result: NotebookResult,
+    def terms_of(job: Job) -> late.Terms:
+        """What decides this notebook's lateness now: the policy in force and the submission's time."""
+        folder = Path(job.path).parent
+        return late.Terms.of(root, job.assignment, job.student,
+                             *times.submission_time(root, job.assignment, job.student, folder))
+
+    def record(job: Job, f: Found, prior: Entry | None, inputs: dict, terms: late.Terms, result: NotebookResult,
                executed: str | None, runner: dict, why: list[str] | None) -> NotebookResult:
-        """Record one result (its lateness worked out here, from the policy in force); whatever goes wrong
+        """Record one result with its lateness (``terms``: :func:`terms_of`); whatever goes wrong
         while recording it becomes its recorded result.  ``why`` None: a stored result recorded again for a
         change of policy (nothing ran); else why it ran again."""
-        folder = Path(job.path).parent
-        terms = late.Terms.of(root, job.assignment, job.student,
-                             *times.submission_time(root, job.assignment, job.student, folder))
         result.notes = list(f.notes)  # what the planner noticed; the lateness adds its own (late.Terms.apply)
         result.file = f.path.name if f.path.name != f"{job.notebook}.ipynb" else ""
         terms.apply(result)
@@ -229,15 +232,13 @@ def grade_command(args) -> int:
 
     results: dict[tuple[str, str, str], NotebookResult] = {}
     for job, f, prior, inputs in kept:
-        folder = Path(job.path).parent
-        terms = late.Terms.of(root, job.assignment, job.student,
-                             *times.submission_time(root, job.assignment, job.student, folder))
+        terms = terms_of(job)
         if terms.as_dict() == prior.terms and prior.result.notes == _with_terms(prior.result, terms, f).notes:
             results[(job.student, job.assignment, job.notebook)] = prior.result
             continue
         register([job.assignment])  # lateness is not a kernel's business: re-recorded without running anything
         results[(job.student, job.assignment, job.notebook)] = record(
-            job, f, prior, inputs, NotebookResult.from_dict(prior.result.to_dict()), None, prior.runner, None)
+            job, f, prior, inputs, terms, NotebookResult.from_dict(prior.result.to_dict()), None, prior.runner, None)
         recorded.append(job)
     unchanged = len(kept) - len(recorded)
     if unchanged:
@@ -253,7 +254,7 @@ def grade_command(args) -> int:
     def on_output(job: Job, output: JobOutput) -> None:
         f, prior, inputs = by_job[id(job)]
         why = _run_reasons(prior, inputs, args)
-        result = record(job, f, prior, inputs, output.result, output.executed, output.runner, why)
+        result = record(job, f, prior, inputs, terms_of(job), output.result, output.executed, output.runner, why)
         results[(job.student, job.assignment, job.notebook)] = result
         progress.done(job, result)
 
