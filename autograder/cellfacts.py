@@ -59,6 +59,15 @@ class CellFacts:
     always: str = ""  # why the cell is kept whatever reads it ("" = only when something needs it)
     seeds: set[str] = field(default_factory=set)  # global generators the cell seeds (torch, cuda, numpy, random)
     leading_seeds: set[str] = field(default_factory=set)  # those seeded before anything else in the cell runs
+    global_writes: set[str] = field(default_factory=set)  # names its functions rebind (``global n``) when called
+    rebinds: set[str] = field(default_factory=set)  # top-level names bound other than by an import
+    # where the cell's code may leave something other code reaches without naming it (see shared_reach)
+    escape: str = ""  # a reason, decided by the cell alone ("" = none found)
+    store_roots: set[str] = field(default_factory=set)  # the names attribute/item stores go through (any depth)
+    callback_roots: set[str] = field(default_factory=set)  # names that calls registering a callback or
+    # changing their object (``append``, ``update``) go through
+    derived: dict[str, set[str]] = field(default_factory=dict)  # name -> names it is bound to a part of (no call)
+    modules_inside: set[str] = field(default_factory=set)  # modules its functions import for themselves
 
 
 def _hidden_test_body(node) -> bool:
@@ -79,6 +88,148 @@ def _quiet(node: ast.Import | ast.ImportFrom) -> bool:
     if isinstance(node, ast.ImportFrom):
         return node.level == 0 and (node.module or "").split(".")[0] in QUIET_MODULES
     return all(a.name.split(".")[0] in QUIET_MODULES for a in node.names)
+
+
+# calls that reach any object, or run any code, whatever the names around them say
+ESCAPE_CALLS = frozenset({"setattr", "delattr", "exec", "eval", "compile", "__import__", "globals", "vars",
+                          "breakpoint"})
+# attributes that lead from an object to what other objects share (its class, its globals, its code)
+INTERNALS = frozenset({"__class__", "__dict__", "__globals__", "__builtins__", "__code__", "__closure__", "__bases__",
+                       "__mro__", "__subclasses__", "__getattribute__", "__setattr__", "__delattr__", "__defaults__",
+                       "__kwdefaults__", "__func__", "__self__", "__module__", "__loader__", "__spec__", "f_globals",
+                       "f_locals", "f_back", "gi_frame", "tb_frame"})
+# calls that leave a function to be run later by whoever triggers it (hooks, threads, signals, exit handlers)
+CALLBACK_CALLS = re.compile(r"^(register\w*|\w*_hooks?|settrace|setprofile|excepthook|signal|Thread|Timer|finalize|"
+                            r"start_new_thread|fork|Process|Pool|addaudithook)$")
+# methods that change the object they are called on (so, called on a module's part, the module)
+CHANGING_METHODS = STORING_METHODS | {"pop", "popitem", "remove", "clear", "discard", "sort", "reverse", "__delitem__"}
+
+
+def _chain(node: ast.AST) -> tuple[ast.AST, list[str]]:
+    """The root of an attribute/item chain (``a.b[c].d`` -> ``a``) and the attribute names along it."""
+    attrs = []
+    while isinstance(node, (ast.Attribute, ast.Subscript, ast.Starred)):
+        if isinstance(node, ast.Attribute):
+            attrs.append(node.attr)
+        node = node.value
+    return node, attrs
+
+
+def _scope_locals(fn: ast.AST) -> set[str]:
+    """The names local to a function or lambda (arguments and what its own body binds, ``global``
+    and ``nonlocal`` names aside); nested functions' bodies are their own scopes."""
+    args = fn.args
+    local = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
+    local |= {a.arg for a in (args.vararg, args.kwarg) if a is not None}
+    declared: set[str] = set()
+    todo = list(fn.body) if isinstance(fn.body, list) else [fn.body]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del)):
+            local.add(n.id)
+        elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            local.add(n.name)
+            todo += getattr(n, "decorator_list", [])
+            continue
+        elif isinstance(n, ast.Lambda):
+            continue
+        elif isinstance(n, (ast.Import, ast.ImportFrom)):
+            local |= {(a.asname or a.name).split(".")[0] for a in n.names if a.name != "*"}
+        elif isinstance(n, ast.ExceptHandler) and n.name:
+            local.add(n.name)
+        elif isinstance(n, (ast.Global, ast.Nonlocal)):
+            declared |= set(n.names)
+        todo.extend(ast.iter_child_nodes(n))
+    return local - declared
+
+
+def _reaches_shared(tree: ast.AST, facts: "CellFacts") -> None:
+    """Fill in what the cell's code (function bodies included) does that may leave something where
+    code reaches it without naming anything this cell names: the facts
+    :func:`autograder.dependencies.shared_reach` decides with, knowing which names are modules across
+    the notebook.  A function's local names are kept apart from the notebook's (``fn3.e``), so that
+    ``e = os.environ; e["X"] = "1"`` inside a function is seen and a local list is not a global one."""
+    why = ""
+    scopes = 0
+
+    def name(node: ast.Name, env: dict[str, str]) -> str:
+        return env.get(node.id, node.id)
+
+    def bind_derived(target: ast.AST, value: ast.AST, env: dict[str, str]) -> None:
+        if isinstance(target, (ast.Tuple, ast.List)) and isinstance(value, (ast.Tuple, ast.List)) \
+                and len(target.elts) == len(value.elts):
+            for t, v in zip(target.elts, value.elts):
+                bind_derived(t, v, env)
+            return
+        parts = value.elts if isinstance(value, (ast.Tuple, ast.List, ast.Set)) else [value]
+        roots = set()
+        for v in parts:
+            if isinstance(v, ast.Call) and _called_name(v) == "getattr" and v.args:  # getattr(torch, "Tensor")
+                v = v.args[0]
+            root, _ = _chain(v)
+            if isinstance(root, ast.Name):
+                roots.add(name(root, env))
+        for t in ast.walk(target):
+            if isinstance(t, ast.Name) and roots:
+                facts.derived.setdefault(env.get(t.id, t.id), set()).update(roots)
+
+    def visit(node: ast.AST, env: dict[str, str]) -> None:
+        nonlocal why, scopes
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            for d in getattr(node, "decorator_list", []) + node.args.defaults + [
+                    k for k in node.args.kw_defaults if k is not None]:
+                visit(d, env)
+            if getattr(node, "name", "") == "__del__":
+                why = why or "it defines a finalizer (__del__)"
+            scopes += 1
+            inner = {**env, **{n: f"fn{scopes}.{n}" for n in _scope_locals(node)}}
+            for st in (node.body if isinstance(node.body, list) else [node.body]):
+                visit(st, inner)
+            return
+        if isinstance(node, ast.Call):
+            called = _called_name(node)
+            if isinstance(node.func, ast.Name) and called in ESCAPE_CALLS:
+                why = why or f"it calls {called}()"
+            root, _ = _chain(node.func)
+            changing = isinstance(node.func, ast.Attribute) and called in CHANGING_METHODS
+            if (CALLBACK_CALLS.match(called) or changing) and isinstance(root, ast.Name):
+                facts.callback_roots.add(name(root, env))
+        elif isinstance(node, ast.Attribute) and node.attr in INTERNALS:
+            why = why or f"it reaches {node.attr}"
+        elif isinstance(node, ast.Global):
+            facts.global_writes |= set(node.names)
+            hit = sorted(set(node.names) & BUILTIN_NAMES)
+            if hit:
+                why = why or f"it rebinds the built-in {hit[0]}"
+        elif isinstance(node, (ast.Attribute, ast.Subscript)) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            root, _ = _chain(node)
+            if not isinstance(root, ast.Name):
+                why = why or "it assigns an attribute of an object it reaches through a call"
+            elif root.id in BUILTIN_NAMES and root.id not in env or root.id == "__builtins__":
+                why = why or f"it assigns an attribute or item of {root.id}"
+            else:
+                facts.store_roots.add(name(root, env))
+        # names bound to a part of something, no call in between: ``T = torch.Tensor``, ``env = os.environ``
+        if isinstance(node, ast.Assign):
+            for t in node.targets:
+                bind_derived(t, node.value, env)
+        elif isinstance(node, (ast.AnnAssign, ast.AugAssign, ast.NamedExpr)) and node.value is not None:
+            bind_derived(node.target, node.value, env)
+        elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
+            bind_derived(node.target, node.iter, env)
+        elif isinstance(node, ast.withitem) and node.optional_vars is not None:
+            bind_derived(node.optional_vars, node.context_expr, env)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)) and env:  # a module imported inside a function
+            for a in node.names:
+                local = (a.asname or a.name).split(".")[0]
+                if local in env:
+                    facts.derived.setdefault(env[local], set()).add(a.name.split(".")[0])
+                    facts.modules_inside.add(a.name.split(".")[0])
+        for child in ast.iter_child_nodes(node):
+            visit(child, env)
+
+    visit(tree, {})
+    facts.escape = why
 
 
 @functools.lru_cache(maxsize=1)
@@ -193,8 +344,8 @@ def analyze(source: str) -> CellFacts:
         if is_def:
             body_reads = function_reads(st)
             runs_now = isinstance(st, ast.ClassDef) or _hidden_test_body(st)
-            if not runs_now:
-                facts.late_reads |= body_reads - bound
+            if not runs_now:  # read when called, names this cell bound before it included
+                facts.late_reads |= body_reads
             header = list(getattr(st, "decorator_list", [])) + list(getattr(st, "bases", []))
             if not isinstance(st, ast.ClassDef):
                 header += list(st.args.defaults) + [d for d in st.args.kw_defaults if d is not None]
@@ -222,7 +373,7 @@ def analyze(source: str) -> CellFacts:
                 if not _quiet(n):
                     facts.always = facts.always or "imports"
             elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-                facts.late_reads |= function_reads(n) - bound
+                facts.late_reads |= function_reads(n)
             elif isinstance(n, (ast.For, ast.AsyncFor, ast.comprehension)):
                 loop_bound |= targets(n.target)
             elif isinstance(n, ast.withitem) and n.optional_vars is not None:
@@ -279,4 +430,10 @@ def analyze(source: str) -> CellFacts:
         elif isinstance(st, (ast.Import, ast.ImportFrom)):
             facts.kills |= {(a.asname or a.name).split(".")[0] for a in st.names if a.name != "*"}
         bound |= stores
+    facts.rebinds = {n.id for n in module_level(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    facts.rebinds |= facts.defs
+    _reaches_shared(tree, facts)
+    hit = sorted(facts.rebinds & BUILTIN_NAMES)
+    if hit:
+        facts.escape = facts.escape or f"it rebinds the built-in {hit[0]}"
     return facts

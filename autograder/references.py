@@ -13,12 +13,12 @@ import os
 import shutil
 from pathlib import Path
 
-from . import shortrun
+from . import shortrun, support
 from .coursedata import NotebookData
 from .execute import Limits, execute, work_folder
 from .records import Reference, ShortPlan
 from .scoring import collect
-from .submission import arm_hidden_tests, copy_support_files, sha
+from .submission import arm_hidden_tests, sha
 
 COMPILE_CACHE = ".compile-cache"  # torch.compile's on-disk caches, inside a run's working folder
 
@@ -55,7 +55,7 @@ def seed_compile_cache(work: Path, store: Path | None) -> None:
 
 
 # how runs go and what the short run may skip; a cached reference made under other rules is not reused
-RULES = "3: test cells leave the generators as they found them; quiet imports"
+RULES = "4: test cells leave the generators as they found them; quiet imports; a skipped cell runs no learner code"
 
 
 def run_reference(data: NotebookData, seed: int, limits: Limits | None = None, sandbox=None,
@@ -79,7 +79,7 @@ def run_reference(data: NotebookData, seed: int, limits: Limits | None = None, s
 
     def run(nb, probes, keep_cache: bool):
         with work_folder(sandbox, "reference-") as tmp:
-            copy_support_files(data.support_dir, tmp)
+            support.copy_listed(data.support_dir, data.support_files, tmp)
             seed_compile_cache(tmp, store)
             # unsandboxed, torch's own cache under /tmp is shared and warm already
             cc = compile_cache_env(tmp) if sandbox is not None else {}
@@ -128,6 +128,9 @@ def _observations(data: NotebookData, res, where: str) -> tuple[dict | None, str
     return observations, None
 
 
+NOTHING_TO_SKIP = "every cell is needed by a graded cell or may run the learner's code"
+
+
 def prove_short(data: NotebookData, armed, full, expressions: dict[int, str], run) -> ShortPlan:
     """Run the solution short and compare it with its full run (see :mod:`autograder.shortrun`).
 
@@ -142,7 +145,7 @@ def prove_short(data: NotebookData, armed, full, expressions: dict[int, str], ru
             break
         extra.update(wrote)
     if not skip:
-        return ShortPlan(code_cells=code_cells, failure="every cell is needed by a graded cell")
+        return ShortPlan(code_cells=code_cells, failure=NOTHING_TO_SKIP)
     plan = shortrun.plan_from(armed, data.release, skip, full.probes)
     short = run(shortrun.mark(armed, skip, plan, data.release), shortrun.short_probes(armed, expressions))
     where = f"the short run of {data.assignment.name}/{data.name}"

@@ -4,7 +4,9 @@ Most of a notebook's time goes to cells that teach (demos, plots, training runs)
 graded cell reads.  The short run skips them, under three guards:
 
 1. **A static slice** (:mod:`autograder.dependencies`) proposes which cells the graded cells, the
-   learner's own cells and everything they read depend on.
+   learner's own cells and everything they read depend on.  A cell that may run the learner's code
+   is never skipped: the proof below runs the reference's answers, so it says nothing of what the
+   learner's code does when a demo calls it (:func:`autograder.dependencies.runs_learner_code`).
 2. **A proof on the reference.**  When the reference solution runs (once per notebook and seed),
    it runs twice: in full, then short.  Before each graded cell both kernels report the
    fingerprints of what that cell may read, the random-number generators, torch's settings and
@@ -89,10 +91,18 @@ def keys(nb, release) -> dict[int, str]:
     return out
 
 
+def learner_cells(nb, release) -> set[int]:
+    """The code cells whose code is the learner's: answer cells, and cells that are not, word for word,
+    one of the release's."""
+    named = keys(nb, release)
+    return {i for i, c in enumerate(nb.cells)
+            if c.cell_type == "code" and (course.is_solution(c) or (i not in named and not course.grade_id(c)))}
+
+
 def select(nb, release, extra: dict[int, str] | None = None) -> tuple[set[int], Slice]:
     """The code cells a short run of ``nb`` may skip, by its own sources: needed by no root (graded
-    cells, the learner's own cells, ``extra``)."""
-    sl = needed(_sources(nb), {**roots(nb, release), **(extra or {})})
+    cells, the learner's own cells, ``extra``) and running no code a learner cell wrote."""
+    sl = needed(_sources(nb), {**roots(nb, release), **(extra or {})}, learner_cells(nb, release))
     return {i for i, c in enumerate(nb.cells) if c.cell_type == "code" and i not in sl.keep}, sl
 
 

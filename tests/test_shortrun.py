@@ -277,3 +277,158 @@ def test_the_autograded_notebook_says_which_cells_were_skipped(answered, tmp_pat
         assert "then" not in c.metadata["autograder"]  # the generators' states do not stay in the notebook
     graded = [c for c in executed.cells if course.grade_id(c)]
     assert graded and not any(skip_reason(c) for c in graded)
+
+
+# ------------------------------------------------------------------ a skipped cell never runs the learner's code
+
+def test_a_function_reads_what_its_own_cell_bound_before_it():
+    cells = ["state = {'k': 1}\ndef step(x):\n    state['k'] = 0\n    return x", "demo = step(3)", "assert state['k'] == 1"]
+    assert analyze(cells[0]).late_reads >= {"state"}
+    assert 1 in kept(cells, [0, 2])
+
+
+def test_a_global_rebinding_inside_a_function_changes_the_name_wherever_it_is_called():
+    cells = ["k = 1\ndef step(x):\n    global k\n    k = 0\n    return x", "demo = step(3)", "assert k == 1"]
+    assert analyze(cells[0]).global_writes == {"k"}
+    assert 1 in kept(cells, [0, 2])
+    cells = ["k = 1", "def step():\n    global k\n    k = 0", "step()", "assert k == 1"]  # k is a number, yet changed
+    assert 2 in kept(cells, [3])
+
+
+def learner_kept(cells: list[str], learner: set[int], tests: list[int]) -> set[int]:
+    return needed(cells, {i: "root" for i in learner | set(tests)}, learner).keep
+
+
+def test_a_cell_that_may_run_the_learners_code_is_kept_and_one_that_cannot_is_skipped():
+    cells = ["import torch", "def f(x):\n    return x", "y = f(torch.ones(2))", "g = f", "z = g(1)",
+             "noise = torch.randn(100)\nprint(noise.mean())", "assert f(1) == 1"]
+    assert learner_kept(cells, {1}, [6]) == {0, 1, 2, 3, 4, 6}
+    # learner code carried by an object: a method set on the instructor's model, a hook
+    cells = ["import torch", "model = torch.nn.Linear(2, 2)", "model.register_forward_hook(lambda *a: None)",
+             "out = model(torch.ones(2))", "other = torch.nn.Linear(2, 2)(torch.ones(2))", "assert True"]
+    assert learner_kept(cells, {2}, [5]) == {0, 1, 2, 3, 5}
+    # through an instructor function whose body reads what the learner made
+    cells = ["import torch", "def f(x):\n    return x", "def demo():\n    return f(1)", "print(demo())", "assert True"]
+    assert 3 in learner_kept(cells, {1}, [4])
+
+
+@pytest.mark.parametrize("answer", [
+    "torch.Tensor.mean = lambda self: self",  # a module's class
+    "import builtins\nbuiltins.print = lambda *a: None",
+    "import os\nos.environ['OMP_NUM_THREADS'] = '1'",
+    "import os\ndef f():\n    e = os.environ\n    e['X'] = '1'\nf()",  # through a local name
+    "from torch import Tensor\nT = Tensor\nT.mean = lambda self: self",
+    "print = lambda *a: None",
+    "def f():\n    global len\n    len = None",
+    "torch = None",
+    "import atexit\natexit.register(lambda: None)",
+    "import torch.nn.modules.module as m\nm.register_module_forward_hook(lambda *a: None)",
+    "import sys\nsys.meta_path.append(None)",
+    "class E:\n    def __del__(self):\n        pass\nkeep = [E()]",
+    "def f(x):\n    type(x).mean = None",
+    "def f(x):\n    x.__class__.mean = None",
+    "setattr(torch, 'ones', None)",
+    "exec('import torch')",
+    "import threading\nthreading.Thread(target=lambda: None).start()",
+])
+def test_learner_code_that_may_leave_code_where_no_name_leads_keeps_every_later_cell(answer):
+    cells = ["import torch", answer + "\ndef f2(x):\n    return x", "noise = torch.randn(100)\nprint(noise.mean())",
+             "assert f2(1) == 1"]
+    assert 2 in learner_kept(cells, {1}, [3]), answer
+
+
+@pytest.mark.parametrize("answer", [
+    "class Net(torch.nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = torch.nn.Linear(2, 2)\n"
+    "        self.register_buffer('b', torch.zeros(2))",
+    "def f(losses):\n    losses.append(1)\n    out = {}\n    out['k'] = 1\n    return out",
+    "def f(model):\n    for p in model.parameters():\n        p.grad = None\n    return torch.nn.MaxPool2d(2)",
+])
+def test_ordinary_answers_leave_nothing_where_no_name_leads(answer):
+    cells = ["import torch", answer, "noise = torch.randn(100)\nprint(noise.mean())", "assert True"]
+    assert 2 not in learner_kept(cells, {1}, [3]), answer
+
+
+HOSTILE_STEPS = {  # exercise 1's answer: right, except when the demo calls it (the only call with 3 elements)
+    "same-cell state": "state = {'k': 1}\ndef step(x):\n    if x.numel() == 3:\n        state['k'] = 0\n"
+                       "    return x + state['k']",
+    "global rebinding": "k = 1\ndef step(x):\n    global k\n    if x.numel() == 3:\n        k = 0\n    return x + k",
+    "torch setting": "def step(x):\n    if x.numel() == 3:\n        torch.set_default_dtype(torch.float64)\n    return x + 1",
+    "patched torch method": "def step(x):\n    if x.numel() == 3:\n        torch.Tensor.__mul__ = lambda a, b: a\n"
+                            "    return x + 1",
+    "module attribute": "def step(x):\n    if x.numel() == 3:\n        torch.equal = lambda a, b: False\n    return x + 1",
+    "crash": "import os\ndef step(x):\n    if x.numel() == 3:\n        os._exit(3)\n    return x + 1",
+    "timeout": "import time\ndef step(x):\n    while x.numel() == 3:\n        time.sleep(0.1)\n    return x + 1",
+    # no call at all: the pure demo's own .mean() runs code the answer cell left in torch
+    "hook left in torch": "_mean = torch.Tensor.mean\ndef _m(self, *a, **k):\n    if self.numel() == 100:\n"
+                          "        torch.set_default_dtype(torch.float64)\n    return _mean(self, *a, **k)\n"
+                          "torch.Tensor.mean = _m\ndef step(x):\n    return x + 1",
+}
+
+
+@pytest.fixture(scope="module")
+def demo_course(tmp_path_factory):
+    """A course of one notebook whose demos call the learner's answer, and one pure demo."""
+    import shutil
+
+    root = tmp_path_factory.mktemp("demos") / "course"
+    (root / "solutions" / "zz_demo").mkdir(parents=True)
+    shutil.copy(ROOT / "nbgrader_config.py", root / "nbgrader_config.py")
+    hidden = ("\n### BEGIN HIDDEN TESTS\nfrom autograder.probe import hidden_test\n\n@hidden_test('{ex}')\n"
+              "def _(obs):\n    obs.value('r', {fn}(torch.randn(7, generator=obs.generator())))\n### END HIDDEN TESTS")
+    nb = nbformat.v4.new_notebook(cells=[
+        _cell("import torch"),
+        _cell("def step(x):\n    ### BEGIN SOLUTION\n    return x + 1\n    ### END SOLUTION", "ex9_1_solution", True),
+        _cell("demo = step(torch.zeros(3))\nprint(demo)"),
+        _cell("noise = torch.randn(100)\nprint(noise.mean())"),
+        _cell("assert torch.equal(step(torch.zeros(2)), torch.ones(2))" + hidden.format(ex="ex9_1", fn="step"), "ex9_1_tests"),
+        _cell("def twice(x):\n    ### BEGIN SOLUTION\n    return x * 2\n    ### END SOLUTION", "ex9_2_solution", True),
+        _cell("assert torch.equal(twice(torch.ones(2)), 2 * torch.ones(2))" + hidden.format(ex="ex9_2", fn="twice"),
+              "ex9_2_tests"),
+    ])
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nbformat.write(nb, root / "solutions" / "zz_demo" / "zz_demo.ipynb")
+    return root
+
+
+@pytest.mark.slow
+@pytest.mark.xdist_group("shortrun-hostile")
+def test_the_short_run_gives_the_full_runs_grade_when_skipped_demos_would_run_the_learners_code(demo_course, tmp_path):
+    from autograder.coursedata import NotebookData
+    from autograder.execute import Limits
+    from autograder.grading import grade_notebook
+    from autograder.references import run_reference
+
+    data = NotebookData.load(course.Assignment("zz_demo", demo_course), "zz_demo")
+    refs = run_reference(data, 7, cache_dir=demo_course / ".cache" / "reference")
+    assert refs.short and refs.short.ok, refs.short
+    limits = Limits(cell_timeout=4, notebook_timeout=60)
+
+    def graded(name: str, step: str, full: bool) -> tuple[list, str]:
+        path = tmp_path / f"{name.replace(' ', '_')}.ipynb"
+        nb = copy_of(data.release)
+        for c in nb.cells:
+            if course.grade_id(c) == "ex9_1_solution":
+                c.source = step
+            elif course.grade_id(c) == "ex9_2_solution":
+                c.source = "def twice(x):\n    return x * 2"
+        nbformat.write(nb, path)
+        result, _ = grade_notebook(path, data, student_id="s", seed=7, refs=refs, limits=limits, full=full)
+        return sorted((e.id, e.status, e.score) for e in result.exercises), result.run
+
+    honest = "def step(x):\n    return x + 1"
+    verdicts, run = graded("honest", honest, full=False)
+    assert run.startswith("short:") and all(s == "passed" for _, s, _ in verdicts), run  # the pure demo is skipped
+    assert graded("honest", honest, full=True)[0] == verdicts
+    for name, step in HOSTILE_STEPS.items():
+        verdicts, run = graded(name, step, full=False)
+        # the demo ran (or the whole notebook did): the answer's harm shows, as when the notebook runs top to bottom
+        assert len(verdicts) == 2 and any(s != "passed" for _, s, _ in verdicts), (name, verdicts, run)
+        assert run.startswith("full") or "1 of 7" in run, (name, run)
+        if name in ("same-cell state", "hook left in torch"):
+            assert graded(name, step, full=True)[0] == verdicts, name
+
+
+def copy_of(nb):
+    import copy
+
+    return copy.deepcopy(nb)
