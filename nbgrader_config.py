@@ -12,7 +12,13 @@ c.CourseDirectory.root = os.path.dirname(os.path.abspath(__file__))
 c.CourseDirectory.course_id = "pytorch-course"
 c.CourseDirectory.source_directory = "solutions"
 c.CourseDirectory.release_directory = "notebooks"
-c.CourseDirectory.ignore = [".ipynb_checkpoints", "*.pyc", "__pycache__", "feedback", ".cache"]
+# Only the files a notebook lists in metadata.autograder.support_files ship beside it (a jupytext
+# copy or an editor's backup in solutions/ holds the answers): every other file of an assignment
+# folder is ignored, as the folders are now, and so are editors' leftovers whenever they appear.
+from autograder.support import nbgrader_ignores  # noqa: E402
+
+c.CourseDirectory.ignore = [".ipynb_checkpoints", "*.pyc", "__pycache__", "feedback", ".cache",
+                            *nbgrader_ignores(c.CourseDirectory.root, "solutions", "notebooks")]
 
 # The stub every answer cell gets in the student version.
 c.ClearSolutions.code_stub = {

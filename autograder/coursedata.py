@@ -13,21 +13,8 @@ from pathlib import Path
 
 import nbformat
 
-from . import course, nbfmt, release
+from . import course, nbfmt, release, support
 from .submission import sha
-
-
-def support_digest(folder: Path) -> str:
-    """A digest of the files that ship beside a source notebook (helper modules, data): the hidden tests
-    and the reference may read them, so a change to one is a change of the tests."""
-    parts = []
-    for p in sorted(Path(folder).rglob("*")):
-        rel = p.relative_to(folder)
-        if p.suffix == ".ipynb" or not p.is_file() or p.is_symlink() or any(
-                part.startswith(".") or part == "__pycache__" for part in rel.parts):
-            continue
-        parts.append(f"{rel.as_posix()}:{sha(p.read_bytes())}")
-    return sha("\n".join(parts))
 
 
 @dataclass
@@ -37,7 +24,8 @@ class NotebookData:
     solution: nbformat.NotebookNode  # the instructor's notebook, hidden tests included
     release: nbformat.NotebookNode  # what learners get, rebuilt from the solution (never read from notebooks/)
     exercises: list[course.Exercise]
-    solution_sha: str  # the solution notebook and the support files beside it: what the tests and reference are
+    solution_sha: str  # the solution notebook and the support files it lists: what the tests and reference are
+    support_files: tuple[str, ...] = ()  # what ships beside the notebook (autograder.support), nothing else
 
     @classmethod
     def load(cls, assignment: course.Assignment, name: str) -> "NotebookData":
@@ -49,8 +37,9 @@ class NotebookData:
             learner = release.pristine_release(solution, assignment.root)
         else:
             learner = nbfmt.normalize(nbformat.from_dict(copy.deepcopy(solution)))
+        listed = tuple(support.listed(assignment.solution_dir))
         return cls(assignment, name, solution, learner, course.exercises(solution),
-                   sha(raw + support_digest(assignment.solution_dir).encode()))
+                   sha(raw + support.digest(assignment.solution_dir, listed).encode()), listed)
 
     @property
     def has_hidden_tests(self) -> bool:
@@ -62,7 +51,7 @@ class NotebookData:
 
     @property
     def support_dir(self) -> Path:
-        """The folder whose other files ship beside the notebook (helper modules, data)."""
+        """The folder that holds :attr:`support_files` (helper modules, data)."""
         return self.assignment.solution_dir
 
     def visible_tests(self) -> dict[str, str]:

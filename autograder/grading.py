@@ -15,7 +15,7 @@ from pathlib import Path
 
 import nbformat
 
-from . import course, outputs, shortrun, timing
+from . import course, outputs, shortrun, support, timing
 from .coursedata import NotebookData
 from .execute import Limits, execute, work_folder
 from .records import ExerciseResult, NotebookResult, Reference
@@ -56,7 +56,7 @@ def grade_notebook(student_path: Path, data: NotebookData, *, student_id: str, s
         with work_folder(sandbox, "grade-") as work:
             with timing.phase("grader: copy support files"):
                 copy_support_files(student_path.parent, work)
-                copy_support_files(data.support_dir, work)  # what the release ships beside the notebook
+                support.copy_listed(data.support_dir, data.support_files, work)  # what the release ships
             env = {"AUTOGRADER_MODE": "record"}
             if sandbox is not None:
                 seed_compile_cache(work, compile_cache)

@@ -16,7 +16,7 @@ import tempfile
 import zipfile
 from pathlib import Path
 
-from . import course, release
+from . import course, release, support
 from .errors import UserError
 
 PRISTINE = ".release"
@@ -30,7 +30,11 @@ c.CourseDirectory.root = os.path.dirname(os.path.abspath(__file__))
 c.CourseDirectory.course_id = "pytorch-course"
 c.CourseDirectory.source_directory = ".release"
 c.CourseDirectory.release_directory = "notebooks"
-c.CourseDirectory.ignore = [".ipynb_checkpoints", "*.pyc", "__pycache__", "feedback", ".cache"]
+# what ships beside a notebook is the files it lists (autograder.support), nothing else of .release/
+from autograder.support import nbgrader_ignores  # noqa: E402
+
+c.CourseDirectory.ignore = [".ipynb_checkpoints", "*.pyc", "__pycache__", "feedback", ".cache",
+                            *nbgrader_ignores(c.CourseDirectory.root, ".release")]
 c.Execute.timeout = 300
 c.Execute.extra_arguments = [
     "--HistoryManager.hist_file=:memory:",
@@ -152,7 +156,7 @@ def secret_lines(root: Path) -> set[str]:
                         continue
                     if inside and len(text) >= 12 and not text.startswith("#"):
                         found.add(text)
-        public += [f.read_text(errors="replace") for f in a.solution_dir.rglob("*.py")]
+        public += [(a.solution_dir / f).read_text(errors="replace") for f in support.listed(a.solution_dir)]
     public += [f.read_text(errors="replace") for f in Path(__file__).resolve().parent.glob("*.py")]
     text = "\n".join(public)
     return {line for line in found if line not in text}

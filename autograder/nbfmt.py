@@ -19,7 +19,10 @@ _ID_RE = re.compile(r"^[a-zA-Z0-9-_]{1,64}$")
 
 def normalize(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
     nb.nbformat, nb.nbformat_minor = 4, 5
+    own = (nb.metadata.get("autograder") or {}) if isinstance(nb.metadata.get("autograder"), dict) else {}
     nb.metadata = nbformat.from_dict(NOTEBOOK_METADATA)
+    if "support_files" in own:  # the files the notebook ships with (autograder.support)
+        nb.metadata["autograder"] = {"support_files": own["support_files"]}
     seen: set[str] = set()
     for i, cell in enumerate(nb.cells):
         cell.metadata = nbformat.from_dict({k: cell.metadata[k] for k in KEEP_CELL_METADATA if k in cell.metadata})

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import nbformat
 
-from . import course, nbfmt
+from . import course, nbfmt, support
 
 
 def tool_env(base: dict[str, str] | None = None) -> dict[str, str]:
@@ -89,13 +89,17 @@ for name in names:
 def generate(names: list[str], root: Path, release_dir: Path, db_url: str | None = None,
              normalize: bool = True) -> None:
     """Run nbgrader's ``generate_assignment`` (its own code, one process for all ``names``) into
-    ``release_dir``, recording the assignments in the gradebook; then normalize the notebooks."""
+    ``release_dir``, recording the assignments in the gradebook; keep only the notebooks and the files
+    they list (:mod:`autograder.support`); then normalize the notebooks."""
     if not names:
         return
     proc = subprocess.run([sys.executable, "-c", _GENERATE, str(root), str(release_dir), db_url or "", *names],
                           cwd=root, capture_output=True, text=True, env=tool_env())
     if proc.returncode != 0:
         raise RuntimeError(f"generating {', '.join(names)} failed:\n{proc.stdout}\n{proc.stderr}")
+    for name in names:  # the course's nbgrader_config ignores them already; a configuration that does not
+        # (an older copy of it) must not ship them either
+        support.prune(Path(release_dir) / name, support.listed(course.Assignment(name, root).solution_dir))
     if normalize:
         for name in names:
             for nb in (Path(release_dir) / name).glob("*.ipynb"):

@@ -136,7 +136,8 @@ from nbclient import NotebookClient
 sys.path.insert(0, sys.argv[1])
 from autograder import course
 from autograder.execute import kernel_arguments, launch_env
-from autograder.submission import arm_hidden_tests, copy_support_files
+from autograder import support
+from autograder.submission import arm_hidden_tests
 root, subs = Path(sys.argv[1]), json.loads(Path(sys.argv[2]).read_text())
 out = {}
 for nb in sorted({s["notebook"] for s in subs}):
@@ -144,7 +145,7 @@ for nb in sorted({s["notebook"] for s in subs}):
     sol = arm_hidden_tests(course.read(a.solution(nb)), 1234)
     exercises = course.exercises(sol)
     with tempfile.TemporaryDirectory() as tmp:
-        copy_support_files(a.solution_dir, Path(tmp))
+        support.copy_listed(a.solution_dir, support.listed(a.solution_dir), Path(tmp))
         client = NotebookClient(sol, timeout=600, kernel_name="python3", allow_errors=True,
                                 extra_arguments=kernel_arguments(root), resources={"metadata": {"path": tmp}})
         with client.setup_kernel(env=launch_env({"AUTOGRADER_MODE": "record"}), cwd=tmp):

@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from autograder import course, execute  # noqa: E402
-from autograder.submission import copy_support_files  # noqa: E402
+from autograder import support  # noqa: E402
 
 FIGURES = {"digits test accuracy": re.compile(r"digits test accuracy:\s*([0-9.]+)")}
 
@@ -36,7 +36,7 @@ def main() -> int:
         for name in a.notebooks():
             nb = course.read(a.solution(name))
             with tempfile.TemporaryDirectory() as tmp:
-                copy_support_files(a.solution_dir, Path(tmp))
+                support.copy_listed(a.solution_dir, support.listed(a.solution_dir), Path(tmp))
                 res = execute.execute(nb, tmp, env={"AUTOGRADER_COURSE_ROOT": str(ROOT)})
             text = "".join(str(o.get("text", "")) for c in res.nb.cells if c.cell_type == "code"
                            for o in c.get("outputs", []))

@@ -25,7 +25,7 @@ from autograder import course, release, shortrun
 from autograder.execute import kernel_arguments, launch_env, run_cell
 from autograder.references import prove_short
 from autograder.scoring import cell_outcome, verdict
-from autograder.submission import copy_support_files
+from autograder import support
 
 ROOT = Path(__file__).resolve().parent.parent
 ANSWERS = ROOT / "tests" / "answers"
@@ -63,7 +63,7 @@ class NotebookSession:
         self.cell_timeout = cell_timeout
         self._tmp = tempfile.TemporaryDirectory(prefix=f"harness-{assignment}-")
         self.workdir = Path(self._tmp.name)
-        copy_support_files(self.assignment.solution_dir, self.workdir)
+        support.copy_listed(self.assignment.solution_dir, support.listed(self.assignment.solution_dir), self.workdir)
         self._ctx = None
         self.client = None
 
@@ -139,7 +139,7 @@ class NotebookSession:
 
         def run(nb, probes):
             with tempfile.TemporaryDirectory(prefix="harness-short-") as tmp:
-                copy_support_files(self.assignment.solution_dir, Path(tmp))
+                support.copy_listed(self.assignment.solution_dir, support.listed(self.assignment.solution_dir), Path(tmp))
                 return execute(nb, tmp, env={"AUTOGRADER_MODE": "record", "AUTOGRADER_SEED": str(SEED)}, probes=probes)
 
         data = NotebookData.load(self.assignment, self.notebook)
