@@ -135,9 +135,10 @@ def _fill(dest: Path, names: list[str], root: Path) -> Path:
 
 
 def secret_lines(root: Path) -> set[str]:
-    """Every non-trivial line of the course's solution regions and hidden-test blocks that a learner
-    could not read elsewhere: lines that the released notebooks, their support files or the
-    ``autograder`` package also hold (an ``optimizer.step()`` the prose shows too) are left out."""
+    """Every line of six characters or more (comments aside) of the course's solution regions and
+    hidden-test blocks that a learner could not read elsewhere: lines that the released notebooks, the
+    support files they list or the ``autograder`` package also hold (an ``optimizer.step()`` the prose
+    shows too) are left out."""
     found: set[str] = set()
     public: list[str] = []
     for a in course.assignments(root):
@@ -154,7 +155,7 @@ def secret_lines(root: Path) -> set[str]:
                     if "END SOLUTION" in text or course.HIDDEN_END in text:
                         inside = False
                         continue
-                    if inside and len(text) >= 12 and not text.startswith("#"):
+                    if inside and len(text) >= 6 and not text.startswith("#"):
                         found.add(text)
         public += [(a.solution_dir / f).read_text(errors="replace") for f in support.listed(a.solution_dir)]
     public += [f.read_text(errors="replace") for f in Path(__file__).resolve().parent.glob("*.py")]
@@ -163,7 +164,9 @@ def secret_lines(root: Path) -> set[str]:
 
 
 def leaks(pack: Path, root: Path) -> list[str]:
-    """The files of a pack (a folder or a .zip) holding a line of a solution region or hidden-test block."""
+    """The files of a pack (a folder or a .zip) holding a line of a solution region or hidden-test block:
+    every file is read whole, whatever its name or kind (an archive inside the pack is read as it is
+    stored, not unpacked)."""
     secrets = secret_lines(root)
     texts: dict[str, str] = {}
     pack = Path(pack)
