@@ -24,7 +24,7 @@ from . import seeds as seeds_mod
 from .coursedata import NotebookData
 from .errors import UserError
 from .execute import Limits
-from .gradebook import ensure_in_gradebook, recorded_in_gradebook, write_result
+from .gradebook import ensure_in_gradebook, recorded_in_gradebook, withdraw, write_result
 from .jobs import INPUT_WORDS, Job, JobOutput, failed_result, inputs_key, run_inputs
 from .records import NotebookResult
 from .store import Entry, ResultStore
@@ -170,6 +170,12 @@ def grade_command(args) -> int:
     data: dict[tuple[str, str], NotebookData] = {}
     jobs, kept, recorded = [], [], []
     in_gradebook = recorded_in_gradebook(db_url)
+    held = [f for f in todo if unreadable_nbgrader_time(root, f)]
+    for f in held:  # nbgrader's Autograde refuses these too: neither path grades them until the time reads
+        if store.remove(f.assignment.name, f.student, f.notebook) or \
+                (f.student, f.assignment.name, f.notebook) in in_gradebook:
+            withdraw(root, db_url, f.assignment.name, f.student, f.notebook)
+    todo = [f for f in todo if f not in held]
     for f in todo:
         d = data.setdefault((f.assignment.name, f.notebook), NotebookData.load(f.assignment, f.notebook))
         inputs = run_inputs(d, f.path, seeds[f.assignment.name], limits)
@@ -282,7 +288,21 @@ def grade_command(args) -> int:
     warning = untrusted_times(results.values())
     if warning:
         print(warning)
+    for f in held:
+        when, _ = times.submission_time(root, f.assignment.name, f.student, f.path.parent)
+        print(f"held, not graded: {f.student} {f.assignment.name}/{f.notebook}: nbgrader's timestamp.txt says "
+              f"{when!r}, which is not a time (nbgrader's Autograde refuses it too); correct "
+              f"{f.path.parent / 'timestamp.txt'}, or give the time: autograder grade {f.assignment.name} "
+              f"--student {f.student} --submitted-at TIME", file=sys.stderr)
     return 0
+
+
+def unreadable_nbgrader_time(root: Path, f: Found) -> bool:
+    """Whether the time this notebook would be judged by is nbgrader's ``timestamp.txt`` and does not read as
+    a time: nbgrader's own Autograde stops at it, before any step the course configures, so ``grade`` holds it
+    too (no penalty is guessed) until the file is corrected or the instructor gives the time."""
+    when, source = times.submission_time(root, f.assignment.name, f.student, f.path.parent)
+    return source == times.NBGRADER and late.parse_time(when) is None
 
 
 def _with_terms(result: NotebookResult, terms: "late.Terms", f: Found) -> NotebookResult:

@@ -88,6 +88,28 @@ def ensure_in_gradebook(root: Path, names: list[str], db_url: str) -> None:
     release.register(missing_from_gradebook(root, list(names), db_url), root, db_url)
 
 
+def withdraw(root: Path, db_url: str, assignment: str, student: str, notebook: str) -> None:
+    """Take back a notebook's recorded grade: its autograded notebook, and its scores and late penalty in the
+    gradebook (an earlier submission's grade must not stand for one that cannot be graded yet)."""
+    from nbgrader.api import Gradebook, MissingEntry
+
+    dest = course.folder(root, "autograded", student, assignment)
+    (dest / f"{notebook}.ipynb").unlink(missing_ok=True)
+    (dest / "timestamp.txt").unlink(missing_ok=True)
+    with Gradebook(db_url) as gb:
+        try:
+            nb = gb.find_submission_notebook(notebook, assignment, student)
+        except MissingEntry:  # never recorded: nothing to take back
+            return
+        for grade in nb.grades:  # the submission stays (nbgrader recreates none of its cells later), ungraded
+            grade.auto_score = None
+            grade.needs_manual_grade = True
+        for comment in nb.comments:
+            comment.auto_comment = None
+        nb.late_submission_penalty = None
+        gb.db.commit()
+
+
 def write_result(root: Path, db_url: str, job, result: NotebookResult, executed_json: str | None,
                  rerecord: bool = False) -> None:
     """Record one job's result: the autograded notebook, and its grades and comments in the gradebook.
@@ -111,6 +133,8 @@ def write_result(root: Path, db_url: str, job, result: NotebookResult, executed_
         (dest / f"{job.notebook}.ipynb").unlink(missing_ok=True)
     # the time nbgrader's own lateness is computed from: only one a penalty may rest on (autograder.late.Terms)
     timestamp = result.submitted_at if result.submitted_at_source in times.TRUSTED else None
+    if timestamp and late.parse_time(timestamp) is None:  # its penalty is in the result (late.Terms); nbgrader gets none
+        timestamp = None
     if timestamp:
         (dest / "timestamp.txt").write_text(timestamp)
     else:
@@ -125,11 +149,7 @@ def write_result(root: Path, db_url: str, job, result: NotebookResult, executed_
         gb.update_or_create_assignment(job.assignment, duedate=late.due_date(root, job.assignment))
         gb.update_or_create_student(job.student)
         extension = late.extension(root, job.assignment, job.student)
-        try:
-            gb.update_or_create_submission(job.assignment, job.student, timestamp=timestamp, extension=extension)
-        except Exception:  # noqa: BLE001 - a timestamp nbgrader cannot parse: recorded without it
-            gb.db.rollback()
-            gb.update_or_create_submission(job.assignment, job.student, timestamp=None, extension=extension)
+        gb.update_or_create_submission(job.assignment, job.student, timestamp=timestamp, extension=extension)
         for cell in job.data.solution.cells:
             gid = course.grade_id(cell)
             if not gid:

@@ -54,6 +54,14 @@ class ResultStore:
             return None
         return e.result
 
+    def remove(self, assignment: str, student: str, notebook: str) -> bool:
+        """Forget a notebook's recorded result (its grade no longer stands); whether there was one."""
+        path = self.path(assignment, student, notebook)
+        if path.is_file():
+            path.unlink()
+            return True
+        return False
+
     def put(self, entry: Entry) -> None:
         r = entry.result
         p = self.path(r.assignment, r.student, r.notebook)

@@ -74,20 +74,65 @@ def test_trusted_input_runs_nbgraders_own_execute(tmp_path):
     assert not (course / ".autograder" / "results").exists()
 
 
-def test_no_graded_notebook_reaches_nbgrader_as_a_zero(tmp_path):
-    """A notebook the grader refuses (an empty one padded past the size limit) is a zero from the button too,
-    never the unexecuted copy nbgrader would score as all tests passed; an id that looks like an option is
-    graded as an id."""
+def _gradebook(course) -> dict[str, tuple[float, float]]:
+    """Each student's (auto score, late penalty) in the course's nbgrader gradebook."""
+    import sqlite3
+
+    con = sqlite3.connect(course / "gradebook.db")
+    rows = con.execute("""SELECT student.id, SUM(grade.auto_score), MAX(submitted_notebook.late_submission_penalty)
+        FROM grade JOIN submitted_notebook ON grade.notebook_id = submitted_notebook.id
+        JOIN submitted_assignment ON submitted_notebook.assignment_id = submitted_assignment.id
+        JOIN student ON submitted_assignment.student_id = student.id GROUP BY student.id""").fetchall()
+    return {sid: (round(score or 0.0, 6), round(late or 0.0, 6)) for sid, score, late in rows}
+
+
+def test_a_whole_class_gets_the_same_scores_through_both_paths(tmp_path):
+    """One class graded twice, each on its own copy of the course: by ``autograder grade``, and by
+    nbgrader's Autograde (the formgrader's button).  Honest, partial, wrong, crashing, refused,
+    unreadable and hostile submissions, an id that looks like an option, and submission times on
+    time, late and unreadable: every score and every late penalty agree (nbgrader stops at a
+    ``timestamp.txt`` that does not read, so ``grade`` holds that notebook too).  A notebook the grader
+    refuses (an empty one padded past the size limit) is a zero from the button too, never the
+    unexecuted copy nbgrader would score as all tests passed."""
+    import shutil
+
     from autograder.submission import MAX_NOTEBOOK_BYTES
 
-    course = fixture_course(tmp_path / "course")
-    release = course / "notebooks" / attacks.ASSIGNMENT / f"{attacks.ASSIGNMENT}.ipynb"
-    nb = json.loads(release.read_text())
-    nb["metadata"]["padding"] = "x" * (MAX_NOTEBOOK_BYTES + 1024)
+    first = fixture_course(tmp_path / "grade")
+    with open(first / "nbgrader_config.py", "a") as f:
+        f.write(f'\nc.LatePolicy.due_dates = {{"{attacks.ASSIGNMENT}": "2026-11-20 12:00:00 UTC"}}\n')
+    release = first / "notebooks" / attacks.ASSIGNMENT / f"{attacks.ASSIGNMENT}.ipynb"
+    padded = json.loads(release.read_text())
+    padded["metadata"]["padding"] = "x" * (MAX_NOTEBOOK_BYTES + 1024)
     right = attacks.answers(attacks.CORRECT_1, attacks.CORRECT_2)
-    attacks.build([attacks.Case("padded", "", 0, raw=json.dumps(nb).encode(), attack=False),
-                   attacks.Case("-x", "", 3, answers=right, attack=False)], release, course / "submitted")
-    out = subprocess.run([sys.executable, "-c", BUTTON, attacks.ASSIGNMENT, "padded", "-x"], cwd=course,
+    cases = [attacks.Case("honest", "", 3, answers=right, attack=False),
+             attacks.Case("partial", "", 1, answers=attacks.answers(attacks.CORRECT_1), attack=False),
+             attacks.Case("wrong", "", 2, answers=attacks.answers(attacks.WRONG_1, attacks.CORRECT_2), attack=False),
+             attacks.Case("empty", "", 0, attack=False),
+             attacks.Case("padded", "", 0, raw=json.dumps(padded).encode(), attack=False),
+             attacks.Case("late", "", 3, answers=right, attack=False),
+             attacks.Case("unreadable_time", "", 3, answers=right, attack=False),
+             attacks.Case("-x", "", 3, answers=right, attack=False),
+             *[c for c in attacks.faults() if c.student in ("exit_after_one", "malformed")],
+             *[c for c in attacks.attacks(first) if c.student in HOSTILE]]
+    attacks.build(cases, release, first / "submitted")
+    times = {"honest": "2026-11-20 11:00:00 UTC", "late": "2026-11-22 13:00:00 UTC", "unreadable_time": "soon"}
+    for student, when in times.items():  # what nbgrader's collect writes beside each submission
+        (first / "submitted" / student / attacks.ASSIGNMENT / "timestamp.txt").write_text(when)
+    second = tmp_path / "button"
+    shutil.copytree(first, second)
+
+    out_grade = subprocess.run([sys.executable, "-m", "autograder", "grade", attacks.ASSIGNMENT], cwd=first,
+                               env=tool_env(), capture_output=True, text=True, timeout=1200)
+    assert out_grade.returncode == 0, out_grade.stdout[-2000:] + out_grade.stderr[-3000:]
+    students = sorted(c.student for c in cases)
+    out = subprocess.run([sys.executable, "-c", BUTTON, attacks.ASSIGNMENT, *students], cwd=second,
                          env=tool_env(), capture_output=True, text=True, timeout=1200)
     assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-3000:]
-    assert gradebook_scores(course) == {"padded": 0, "-x": 3}, out.stderr[-3000:]
+
+    graded, button = _gradebook(first), _gradebook(second)
+    assert button == graded, (graded, button)
+    # nbgrader's Autograde stops at a timestamp.txt that does not read; grade holds it too, saying what to do
+    assert "held, not graded: unreadable_time" in out_grade.stderr and "unreadable_time" not in graded
+    assert graded == {c.student: (float(c.score), 0.9 if c.student == "late" else 0.0)
+                      for c in cases if c.student != "unreadable_time"}

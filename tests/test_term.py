@@ -225,7 +225,9 @@ def test_a_lost_gradebook_is_filled_again(course):
 
 def test_a_time_inside_a_submission_is_the_learners_word(course):
     """A learner controls every file of the folder they hand in: a collector's or an instructor's time planted
-    there is ignored, and nbgrader's timestamp that does not read as a time is never taken as on time."""
+    there is ignored, and nbgrader's timestamp that does not read as a time is never taken as on time: the
+    notebook is held (nbgrader's Autograde stops at it too), its earlier grade taken back, until the
+    instructor gives the time."""
     with open(course / "nbgrader_config.py", "a") as f:
         f.write(f'\nc.LatePolicy.due_dates = {{"{A}": "2026-11-20 12:00:00 UTC"}}\n')
     bob = course / "submitted" / "bob" / A
@@ -236,13 +238,18 @@ def test_a_time_inside_a_submission_is_the_learners_word(course):
     out = graded_ok(run(course, "grade"))
     assert stored(course, A, "bob")["result"]["submitted_at_source"] == "file time in the submissions folder"
     assert stored(course, A, "carol")["result"]["late_penalty"] == 0.0  # the collector's record outranks it
-    # a resubmission the record does not vouch for: nbgrader's timestamp that does not read counts as late
+    # a resubmission the record does not vouch for, beside nbgrader's timestamp that does not read: held
     (course / "submitted" / "carol" / A / f"{A} (1).ipynb").write_text(
         (course / "submitted" / "carol" / A / f"{A} (1).ipynb").read_text() + " ")
-    out = graded_ok(run(course, "grade"))
+    out = run(course, "grade")
+    graded_ok(out)
+    assert f"held, not graded: carol {A}/{A}" in out.stderr and "--submitted-at" in out.stderr
+    assert not (course / ".autograder" / "results" / A / "carol").joinpath(f"{A}.json").exists()
+    assert not (course / "autograded" / "carol" / A / f"{A}.ipynb").exists()
+    # the instructor gives the time: graded, on that time
+    graded_ok(run(course, "grade", A, "--student", "carol", "--submitted-at", "2026-11-21 12:00:00 UTC"))
     r = stored(course, A, "carol")["result"]
-    assert r["submitted_at_source"] == "nbgrader's timestamp.txt" and r["late_penalty"] == 3.0
-    assert any("does not read as a time" in n for n in r["notes"]) and "carol" in out.split("warning:")[1]
+    assert r["submitted_at_source"] == times.INSTRUCTOR and r["late_penalty"] == 0.3, ([(e["id"], e["score"]) for e in r["exercises"]], r["seconds_late"], r["error"])
 
 
 def test_an_export_cell_never_starts_a_formula(course):
