@@ -1,7 +1,8 @@
 """Hidden tests: the only part of the grader that runs inside the learner's kernel.
 
-(One module of about 300 lines on purpose: it is all the kernel imports of the grader, so it is
-read and audited as one piece.)
+(One module of about 300 lines on purpose: with :mod:`autograder.devicerules`, which it imports
+for :func:`device_verdict`, it is all the kernel imports of the grader, so the two are read and
+audited as one piece.)
 
 A hidden test never decides a grade by itself.  It *observes* the learner's code
 on inputs drawn from a seed and records named observations as plain data:
@@ -191,18 +192,27 @@ class Observations:
             spec["hint"] = str(hint)
         self.items.append({"name": str(name), "value": encode(value), "spec": spec})
 
-    def on_meta(self, name: str, fn: Callable, *args: Any, hint: str | None = None, **kwargs: Any) -> str:
+    def on_meta(self, name: str, fn: Callable, *args: Any, hint: str | None = None, keep: tuple = (),
+                **kwargs: Any) -> str:
         """Call ``fn`` with every tensor (and module) argument moved to the ``meta`` device and record
         whether the tensors it returns stay there: a CPU runner's second device.
 
         A tensor made without ``device=`` inside ``fn`` lands on the CPU, so it is returned on the
-        wrong device or mixed with a meta tensor, which torch refuses ("is not on the expected
-        device") exactly as it would with a CUDA input.  An operation that needs the data
-        (``.item()``, ``nonzero``, an ``if`` on a tensor) cannot run on meta: that is inconclusive,
-        recorded like a pass, so a correct answer written that way is never failed here.
+        wrong device or mixed with a meta tensor, which is refused ("Expected all tensors to be on
+        the same device") exactly as CUDA would refuse it: while ``fn`` runs, CUDA's own device
+        rules apply (:mod:`autograder.devicerules`), so a CPU index in ``gather``, a CPU target in
+        ``cross_entropy`` or a CPU mask in ``masked_fill`` is caught too, where meta alone takes
+        them; a 0-dim CPU scalar and CPU indices in ``x[idx]`` pass, as on CUDA.
+        ``keep`` lists the arguments left where they are, positional indexes (into ``args``) or
+        keyword names: ``obs.on_meta("device", loss_fn, model, x, y, keep=(2,))`` leaves the target
+        ``y`` on the CPU, so an answer must move it to the model's device itself, as it must with a
+        model on a GPU and a batch from a ``DataLoader``.
+        An operation that needs the data (``.item()``, ``nonzero``, an ``if`` on a tensor) cannot
+        run on meta: that is inconclusive, recorded like a pass, so a correct answer written that
+        way is never failed here.
         The observation is ``"device ok"`` or ``"device bug"``; it is returned too.
         """
-        verdict = device_verdict(fn, *args, **kwargs)
+        verdict = device_verdict(fn, *args, keep=keep, **kwargs)
         self.value(name, verdict, hint=hint or "a tensor made inside the function must be on the device of "
                                               "its inputs (pass device=x.device)")
         return verdict
@@ -248,11 +258,19 @@ def _devices(value: Any, _depth: int = 0) -> set[str]:
     return set()
 
 
-def device_verdict(fn: Callable, *args: Any, **kwargs: Any) -> str:
+def device_verdict(fn: Callable, *args: Any, keep: tuple = (), **kwargs: Any) -> str:
     """``"device ok"`` when ``fn`` on meta inputs returns only meta tensors (or cannot run on meta for
-    want of data), ``"device bug"`` when it returns a tensor elsewhere or mixes devices."""
+    want of data), ``"device bug"`` when it returns a tensor elsewhere or mixes devices where CUDA
+    would refuse the mix (:mod:`autograder.devicerules`).  The arguments ``keep`` names (positional
+    indexes, keyword names) stay where they are."""
+    from .devicerules import CudaDeviceRules
+
+    keep = tuple(keep)
+    args = tuple(a if i in keep else _to_meta(a) for i, a in enumerate(args))
+    kwargs = {k: v if k in keep else _to_meta(v) for k, v in kwargs.items()}
     try:
-        out = fn(*_to_meta(args), **_to_meta(kwargs))
+        with CudaDeviceRules():
+            out = fn(*args, **kwargs)
     except Exception as exc:  # noqa: BLE001 - the message says which kind of failure it is
         text = str(exc).lower()
         return "device bug" if "device" in text and any(k in text for k in _DEVICE_ERRORS) else "device ok"
