@@ -222,7 +222,8 @@ class Observations:
 
 
 _DEVICE_ERRORS = ("expected device", "same device", "two devices", "is on device", "device type",
-                  "on a different device", "different devices")
+                  "on a different device", "different devices",
+                  "device, but got tensor with")  # ATen's checkSameDevice/checkDeviceType (take_along_dim)
 
 
 def _to_meta(value: Any, _depth: int = 0) -> Any:
