@@ -6,6 +6,7 @@ CUDA refuses it; these tests pin, for each operator family the course's answers 
 index, target or mask next to a meta tensor is a "device bug" and that every form CUDA accepts
 (0-dim CPU scalars, CPU indices in ``x[idx]``, tensors moved with ``.to(device)`` or made with
 ``device=``) is "device ok".  They call ``device_verdict`` directly: no kernel, a few seconds.
+On a GPU runner ``test_cuda_agrees`` asks CUDA itself the same question for every case.
 """
 
 from __future__ import annotations
@@ -145,3 +146,33 @@ def test_the_rules_read_the_installed_torch():
 def test_the_rules_are_off_outside_device_verdict():
     x = torch.empty(3, 4, device="meta")
     assert x.gather(1, idx(3, 1)).device.type == "meta"  # no mode left behind
+
+
+def _cuda_verdict(fn, *args, keep=()):
+    """device_verdict's question asked of CUDA itself: the same call with the arguments on the GPU."""
+    import copy
+
+    from autograder.probe import _DEVICE_ERRORS, _devices
+
+    def move(v):
+        if isinstance(v, torch.nn.Module):
+            return copy.deepcopy(v).to("cuda")
+        return v.to("cuda") if isinstance(v, torch.Tensor) else v
+
+    args = tuple(a if i in keep else move(a) for i, a in enumerate(args))
+    try:
+        out = fn(*args)
+        torch.cuda.synchronize()
+    except Exception as exc:  # noqa: BLE001 - the message says whether it is a device error
+        text = str(exc).lower()
+        return "device bug" if "device" in text and any(k in text for k in _DEVICE_ERRORS) else "device ok"
+    return "device ok" if _devices(out) <= {"cuda"} else "device bug"
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA device on this runner")
+@pytest.mark.parametrize("name,fn,args,keep,want", [b + ("device bug",) for b in BUGS] + [o + ("device ok",) for o in OK],
+                         ids=[b[0] for b in BUGS] + [o[0] for o in OK])
+def test_cuda_agrees(name, fn, args, keep, want):
+    """GPU tier: CUDA gives every case above the verdict the rules give it on meta."""
+    assert _cuda_verdict(fn, *args, keep=keep) == want
