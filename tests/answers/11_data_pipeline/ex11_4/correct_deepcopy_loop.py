@@ -9,4 +9,6 @@ def make_eval_pipeline(train_pipeline):
         if isinstance(step, RANDOM_TRANSFORMS):
             continue
         kept.append(copy.deepcopy(step))
+    if not kept:  # v2.Compose([]) raises
+        kept.append(v2.Identity())
     return v2.Compose(kept)
