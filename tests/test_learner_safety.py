@@ -94,9 +94,18 @@ def test_release_replaces_a_notebook_whose_outputs_alone_changed(fx):
     assert '"outputs": []' in notebook(fx).read_text()
 
 
+def _support_files(fx, names: list[str]) -> None:
+    """List ``names`` as the support files of the fixture's solution notebook (autograder.support)."""
+    path = fx / "solutions" / NAME / f"{NAME}.ipynb"
+    nb = json.loads(path.read_text())
+    nb["metadata"].setdefault("autograder", {})["support_files"] = names
+    path.write_text(json.dumps(nb, indent=1))
+
+
 def test_release_keeps_other_changed_files_and_leaves_the_learners_own(fx):
     helper = fx / "solutions" / NAME / "helper.py"
     helper.write_text("SCALE = 1\n")
+    _support_files(fx, ["helper.py"])
     assert autograder("release", NAME, cwd=fx).returncode == 0
     released_helper = notebook(fx).parent / "helper.py"
     assert released_helper.read_text() == "SCALE = 1\n"
@@ -111,7 +120,8 @@ def test_release_keeps_other_changed_files_and_leaves_the_learners_own(fx):
     assert released_helper.read_text() == "SCALE = 2\n"
     assert (notebook(fx).parent / "scratch.txt").read_text() == "my own notes\n"
 
-    helper.unlink()  # no longer released: the unchanged copy goes, nothing of the learner's does
+    _support_files(fx, [])  # no longer released: the unchanged copy goes, nothing of the learner's does
+    helper.unlink()
     out = autograder("release", NAME, cwd=fx)
     assert out.returncode == 0, out.stderr
     assert not released_helper.exists() and kept[0].is_file()

@@ -121,8 +121,10 @@ def test_fingerprints_follow_contents_not_identity():
     assert statedigest.value(torch.ones(2)) != statedigest.value(torch.ones(2, dtype=torch.float64))
 
 
-def test_generators_are_restored_only_from_where_the_reference_had_them():
+def test_generators_are_restored_only_from_where_the_reference_had_them(tmp_path, monkeypatch):
     import torch
+
+    monkeypatch.chdir(tmp_path)  # a snapshot fingerprints the working folder's files too
 
     torch.manual_seed(0)
     before = statedigest.rng()
@@ -418,13 +420,12 @@ def test_the_short_run_gives_the_full_runs_grade_when_skipped_demos_would_run_th
     honest = "def step(x):\n    return x + 1"
     verdicts, run = graded("honest", honest, full=False)
     assert run.startswith("short:") and all(s == "passed" for _, s, _ in verdicts), run  # the pure demo is skipped
-    assert graded("honest", honest, full=True)[0] == verdicts
     for name, step in HOSTILE_STEPS.items():
         verdicts, run = graded(name, step, full=False)
         # the demo ran (or the whole notebook did): the answer's harm shows, as when the notebook runs top to bottom
         assert len(verdicts) == 2 and any(s != "passed" for _, s, _ in verdicts), (name, verdicts, run)
         assert run.startswith("full") or "1 of 7" in run, (name, run)
-        if name in ("same-cell state", "hook left in torch"):
+        if name == "hook left in torch":  # the run that counted is the full run's: the same verdicts
             assert graded(name, step, full=True)[0] == verdicts, name
 
 
