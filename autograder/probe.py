@@ -269,13 +269,23 @@ def device_verdict(fn: Callable, *args: Any, keep: tuple = (), **kwargs: Any) ->
     keep = tuple(keep)
     args = tuple(a if i in keep else _to_meta(a) for i, a in enumerate(args))
     kwargs = {k: v if k in keep else _to_meta(v) for k, v in kwargs.items()}
-    try:
+
+    def call():
         with CudaDeviceRules():
-            out = fn(*args, **kwargs)
+            return fn(*args, **kwargs)
+    return verdict_of(call, "meta")
+
+
+def verdict_of(call: Callable[[], Any], device_type: str) -> str:
+    """``"device bug"`` when ``call()`` fails with a device error or returns a tensor on another device
+    than ``device_type``; ``"device ok"`` otherwise (a failure for another reason, such as an operation
+    that needs the data on meta, is inconclusive: never a device bug)."""
+    try:
+        out = call()
     except Exception as exc:  # noqa: BLE001 - the message says which kind of failure it is
         text = str(exc).lower()
         return "device bug" if "device" in text and any(k in text for k in _DEVICE_ERRORS) else "device ok"
-    return "device ok" if _devices(out) <= {"meta"} else "device bug"
+    return "device ok" if _devices(out) <= {device_type} else "device bug"
 
 
 def _seed_everything(seed: int) -> None:

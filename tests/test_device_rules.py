@@ -152,7 +152,7 @@ def _cuda_verdict(fn, *args, keep=()):
     """device_verdict's question asked of CUDA itself: the same call with the arguments on the GPU."""
     import copy
 
-    from autograder.probe import _DEVICE_ERRORS, _devices
+    from autograder.probe import verdict_of
 
     def move(v):
         if isinstance(v, torch.nn.Module):
@@ -160,13 +160,12 @@ def _cuda_verdict(fn, *args, keep=()):
         return v.to("cuda") if isinstance(v, torch.Tensor) else v
 
     args = tuple(a if i in keep else move(a) for i, a in enumerate(args))
-    try:
+
+    def call():
         out = fn(*args)
-        torch.cuda.synchronize()
-    except Exception as exc:  # noqa: BLE001 - the message says whether it is a device error
-        text = str(exc).lower()
-        return "device bug" if "device" in text and any(k in text for k in _DEVICE_ERRORS) else "device ok"
-    return "device ok" if _devices(out) <= {"cuda"} else "device bug"
+        torch.cuda.synchronize()  # an asynchronous CUDA error shows here
+        return out
+    return verdict_of(call, "cuda")
 
 
 @pytest.mark.gpu
