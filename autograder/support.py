@@ -90,12 +90,18 @@ def files(folder: Path) -> list[str]:
     return sorted(out)
 
 
-def unlisted(folder: Path) -> list[str]:
-    """The files of ``folder`` that ship with nothing: not a notebook and on no notebook's list."""
+def _listed_or_none(folder: Path) -> list[str]:
+    """:func:`listed`, or nothing when a list does not check out (release and grading say why)."""
     try:
-        keep = set(listed(folder))
+        return listed(folder)
     except UserError:  # a list that does not check out ships nothing: every file is unlisted
-        keep = set()
+        return []
+
+
+def unlisted(folder: Path, keep: list[str] | None = None) -> list[str]:
+    """The files of ``folder`` that ship with nothing: not a notebook and on no notebook's list
+    (``keep``: that list, when the caller has read it already)."""
+    keep = set(_listed_or_none(folder) if keep is None else keep)
     return [f for f in files(folder) if f not in keep]
 
 
@@ -145,15 +151,11 @@ def nbgrader_ignores(root: Path, *kinds: str) -> list[str]:
         base = Path(root) / kind
         if base.is_dir():
             folders += sorted(p for p in base.iterdir() if p.is_dir() and not p.name.startswith("."))
-    shipped: set[str] = set()
-    for folder in folders:
-        try:
-            shipped |= {PurePosixPath(n).name for n in listed(folder)}
-        except UserError:  # a list that does not check out: release and grading say so; ignore the rest here
-            pass
+    lists = {folder: _listed_or_none(folder) for folder in folders}  # each folder's notebooks read once
+    shipped = {PurePosixPath(n).name for names in lists.values() for n in names}
     out = list(LEFTOVERS)
     for folder in folders:
         for nb in _notebooks(folder):
             out += [glob.escape(nb.stem) + ext for ext in JUPYTEXT]
-        out += [glob.escape(PurePosixPath(rel).name) for rel in unlisted(folder)]
+        out += [glob.escape(PurePosixPath(rel).name) for rel in unlisted(folder, lists[folder])]
     return [p for p in dict.fromkeys(out) if p not in shipped]
