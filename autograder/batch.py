@@ -170,12 +170,12 @@ def grade_command(args) -> int:
     data: dict[tuple[str, str], NotebookData] = {}
     jobs, kept, recorded = [], [], []
     in_gradebook = recorded_in_gradebook(db_url)
-    held = [f for f in todo if unreadable_nbgrader_time(root, f)]
-    for f in held:  # nbgrader's Autograde refuses these too: neither path grades them until the time reads
+    held = {id(f): (f, when) for f in todo if (when := unreadable_nbgrader_time(root, f)) is not None}
+    for f, _ in held.values():  # nbgrader's Autograde refuses these too: neither path grades them until it reads
         if store.remove(f.assignment.name, f.student, f.notebook) or \
                 (f.student, f.assignment.name, f.notebook) in in_gradebook:
             withdraw(root, db_url, f.assignment.name, f.student, f.notebook)
-    todo = [f for f in todo if f not in held]
+    todo = [f for f in todo if id(f) not in held]
     for f in todo:
         d = data.setdefault((f.assignment.name, f.notebook), NotebookData.load(f.assignment, f.notebook))
         inputs = run_inputs(d, f.path, seeds[f.assignment.name], limits)
@@ -288,8 +288,7 @@ def grade_command(args) -> int:
     warning = untrusted_times(results.values())
     if warning:
         print(warning)
-    for f in held:
-        when, _ = times.submission_time(root, f.assignment.name, f.student, f.path.parent)
+    for f, when in held.values():
         print(f"held, not graded: {f.student} {f.assignment.name}/{f.notebook}: nbgrader's timestamp.txt says "
               f"{when!r}, which is not a time (nbgrader's Autograde refuses it too); correct "
               f"{f.path.parent / 'timestamp.txt'}, or give the time: autograder grade {f.assignment.name} "
@@ -297,12 +296,13 @@ def grade_command(args) -> int:
     return 0
 
 
-def unreadable_nbgrader_time(root: Path, f: Found) -> bool:
-    """Whether the time this notebook would be judged by is nbgrader's ``timestamp.txt`` and does not read as
-    a time: nbgrader's own Autograde stops at it, before any step the course configures, so ``grade`` holds it
-    too (no penalty is guessed) until the file is corrected or the instructor gives the time."""
+def unreadable_nbgrader_time(root: Path, f: Found) -> str | None:
+    """The text of nbgrader's ``timestamp.txt`` when it is the time this notebook would be judged by and
+    does not read as a time (else None): nbgrader's own Autograde stops at it, before any step the course
+    configures, so ``grade`` holds it too (no penalty is guessed) until the file is corrected or the
+    instructor gives the time."""
     when, source = times.submission_time(root, f.assignment.name, f.student, f.path.parent)
-    return source == times.NBGRADER and late.parse_time(when) is None
+    return when if source == times.NBGRADER and late.parse_time(when) is None else None
 
 
 def _with_terms(result: NotebookResult, terms: "late.Terms", f: Found) -> NotebookResult:
