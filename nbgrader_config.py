@@ -15,7 +15,7 @@ c.CourseDirectory.release_directory = "notebooks"
 # Only the files a notebook lists in metadata.autograder.support_files ship beside it (a jupytext
 # copy or an editor's backup in solutions/ holds the answers): every other file of an assignment
 # folder is ignored, as the folders are now, and so are editors' leftovers whenever they appear.
-from autograder.support import nbgrader_ignores  # noqa: E402
+from autograder.values.support import nbgrader_ignores  # noqa: E402
 
 c.CourseDirectory.ignore = [".ipynb_checkpoints", "*.pyc", "__pycache__", "feedback", ".cache",
                             *nbgrader_ignores(c.CourseDirectory.root, "solutions", "notebooks")]
@@ -30,24 +30,25 @@ c.ClearSolutions.text_stub = "YOUR ANSWER HERE"
 # (PyTorch emits many) to stdout so that a harmless warning does not zero a
 # test cell.  A real failure still raises, and an error output scores 0.
 c.Execute.timeout = 300
-c.Execute.extra_arguments = [
-    "--HistoryManager.hist_file=:memory:",
-    "--IPKernelApp.exec_lines=import autograder.kernelinit",
-]
+# Every kernel imports autograder.probe.kernelinit first (autograder.values.wire says how kernels start).
+from autograder.values.wire import KERNEL_ARGS  # noqa: E402
+
+c.Execute.extra_arguments = list(KERNEL_ARGS)
 
 # nbgrader's own commands and the formgrader's buttons do what `autograder feedback` and
 # `autograder export` do: feedback that never shows hidden tests, and the same CSV.
-from autograder.export import GradesExport  # noqa: E402
-from autograder.feedback import LearnerFeedback  # noqa: E402
 from nbconvert.preprocessors import CSSHTMLHeaderPreprocessor  # noqa: E402
 from nbgrader.preprocessors import GetGrades  # noqa: E402
+
+from autograder.commands.export import GradesExport  # noqa: E402
+from autograder.commands.feedback import LearnerFeedback  # noqa: E402
 
 c.GenerateFeedback.preprocessors = [GetGrades, LearnerFeedback, CSSHTMLHeaderPreprocessor]
 
 # Due dates (UTC) and the late policy, applied by `autograder grade` and by nbgrader's own autograde:
 # e.g. c.LatePolicy.due_dates = {"01_tensors": "2026-12-07 23:59:00 UTC"}; with
 # percent_per_day = 10 and max_days = 5, a notebook 2 days late keeps 80% of its score, 6 days late 0.
-from autograder.late import LatePolicy  # noqa: E402
+from autograder.adapters.late import LatePolicy  # noqa: E402
 
 c.LatePolicy.due_dates = {}
 # A student's extension, in hours added to that student's due date: e.g. {"01_tensors": {"alice": 48}}.
@@ -59,12 +60,12 @@ c.ExportApp.plugin_class = GradesExport
 
 # `nbgrader autograde` and the formgrader's Autograde button grade in the sandbox, through
 # `autograder grade`, instead of running the learner's code in a plain kernel.
-from autograder.nbgrader_autograde import autograde_steps  # noqa: E402
+from autograder.adapters.nbgrader_autograde import autograde_steps  # noqa: E402
 
 c.Autograde.autograde_preprocessors = autograde_steps()
 
 # nbgrader records each test cell with its hidden tests and restores them at autograde; this does so
-# without warning that an honest submission changed the cell (autograder.hiddentests).
-from autograder.hiddentests import sanitize_steps  # noqa: E402
+# without warning that an honest submission changed the cell (autograder.adapters.hiddentests).
+from autograder.adapters.hiddentests import sanitize_steps  # noqa: E402
 
 c.Autograde.sanitize_preprocessors = sanitize_steps()

@@ -1,92 +1,13 @@
-"""Command line: ``python -m autograder`` (or ``autograder``)."""
+"""Command line: ``python -m autograder`` (or ``autograder``): the parser; each command is the ``run`` of the
+module of :mod:`autograder.commands` named after it."""
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import logging
 import os
 import sys
-from pathlib import Path
-
-
-def _cmd_release(args) -> int:
-    from . import release
-
-    names = release.release(args.assignments or None, report=print)
-    print("released: " + ", ".join(f"notebooks/{n}" for n in names))
-    return 0
-
-
-def _cmd_fmt(args) -> int:
-    from . import course, nbfmt
-
-    paths = [Path(p) for p in args.notebooks]
-    if not paths:
-        root = course.find_root()
-        paths = sorted((root / "solutions").glob("*/*.ipynb")) + sorted((root / "notebooks").glob("*/*.ipynb"))
-    changed = [p for p in paths if nbfmt.format_file(p, check=args.check)]
-    for p in changed:
-        print(("would reformat " if args.check else "reformatted ") + str(p))
-    return 1 if (args.check and changed) else 0
-
-
-def _cmd_check(args) -> int:
-    from . import check
-    from .errors import UserError
-
-    path = Path(args.notebook)
-    if not path.is_file():
-        raise UserError(f"no such notebook: {path}")
-    hidden = args.hidden
-    if hidden and not check.hidden_available(path):
-        print(check.no_hidden_note(path))
-        hidden = False
-    result = check.check(path, hidden=hidden, seed=args.seed, full=args.full)
-    print(check.report(result, hidden))
-    return check.exit_code(result)
-
-
-def _cmd_progress(args) -> int:
-    from . import progress
-
-    return progress.progress_command(args)
-
-
-def _cmd_grade(args) -> int:
-    from . import batch
-
-    return batch.grade_command(args)
-
-
-def _cmd_feedback(args) -> int:
-    from . import feedback
-
-    return feedback.feedback_command(args)
-
-
-def _cmd_handout(args) -> int:
-    from . import handout
-
-    return handout.handout_command(args)
-
-
-def _cmd_collect(args) -> int:
-    from . import collect
-
-    return collect.collect_command(args)
-
-
-def _cmd_report(args) -> int:
-    from . import report
-
-    return report.report_command(args)
-
-
-def _cmd_export(args) -> int:
-    from . import export
-
-    return export.export_command(args)
-
 
 FULL_HELP = ("run every cell; by default, with hidden tests, cells no graded cell depends on are skipped where "
              "the reference proved it changes nothing, and a notebook with any failure is rerun in full")
@@ -103,7 +24,6 @@ def build_parser() -> argparse.ArgumentParser:
                                    "NAME.mine-TIME.ipynb, and each one kept is listed; files the release does not "
                                    "write are left alone.")
     s.add_argument("assignments", nargs="*", help="assignment names (default: all)")
-    s.set_defaults(func=_cmd_release)
 
     s = sub.add_parser("handout", help="write the student pack: released notebooks, the checker, a README",
                        description="Write a student pack (a folder, or a .zip when --to ends in .zip): the "
@@ -112,7 +32,6 @@ def build_parser() -> argparse.ArgumentParser:
                                    "test: the pack is scanned for every line of them before it is kept.")
     s.add_argument("assignments", nargs="*", help="assignment names (default: all)")
     s.add_argument("--to", required=True, help="a folder (new or empty) or a .zip file")
-    s.set_defaults(func=_cmd_handout)
 
     s = sub.add_parser("collect", help="fill submitted/ from an LMS bulk download (Canvas, Moodle, Blackboard)",
                        description="Collect the notebooks of an LMS bulk download (.zip) into submitted/STUDENT/"
@@ -125,13 +44,11 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--assignment", required=True, help="the assignment the download is for")
     s.add_argument("--roster", default=None, help="roster CSV: columns lms_id,student_id (any case), or Canvas's gradebook export "
                         "(default: LMS ids as student ids)")
-    s.set_defaults(func=_cmd_collect)
 
     s = sub.add_parser("fmt", help="strip outputs and normalize committed notebooks",
                        description="Strip outputs, execution counts and editor metadata so notebooks diff cleanly.")
     s.add_argument("notebooks", nargs="*", help="notebooks (default: solutions/ and notebooks/)")
     s.add_argument("--check", action="store_true", help="only report; exit 1 if anything would change")
-    s.set_defaults(func=_cmd_fmt)
 
     s = sub.add_parser("check", help="run a notebook and report each exercise (for learners)",
                        description="Run NOTEBOOK in a fresh kernel and report each exercise as passed, failed "
@@ -142,7 +59,6 @@ def build_parser() -> argparse.ArgumentParser:
                    help="also run the hidden tests from solutions/ (their source is never shown)")
     s.add_argument("--seed", type=int, default=None, help="seed for hidden-test inputs (default: fixed)")
     s.add_argument("--full", action="store_true", help=FULL_HELP)
-    s.set_defaults(func=_cmd_check)
 
     s = sub.add_parser("progress", help="report every exercise of every notebook (for self-study)",
                        description="Check every notebook (notebooks/*/*.ipynb, or those in PATH) and print which "
@@ -158,7 +74,6 @@ def build_parser() -> argparse.ArgumentParser:
                         "the tests' source and expected values are never shown")
     s.add_argument("--seed", type=int, default=None, help="seed for hidden-test inputs (default: fixed)")
     s.add_argument("--full", action="store_true", help=FULL_HELP)
-    s.set_defaults(func=_cmd_progress)
 
     s = sub.add_parser("grade", help="autograde submissions into the nbgrader gradebook (for instructors)",
                        description="Autograde submitted/STUDENT/ASSIGNMENT/*.ipynb into gradebook.db and "
@@ -194,13 +109,11 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--cpus-per-job", type=int, default=2, help="CPUs per Slurm task")
     s.add_argument("--mem-gb", type=int, default=None, help="memory per Slurm task (GiB; a cgroup limit)")
     s.add_argument("--no-sandbox", action="store_true", help="run learner code without the sandbox (trusted input only)")
-    s.set_defaults(func=_cmd_grade)
 
     s = sub.add_parser("feedback", help="write feedback HTML that never shows hidden tests",
                        description="Write feedback/STUDENT/ASSIGNMENT/NOTEBOOK.html from the autograded notebooks.")
     s.add_argument("assignments", nargs="*")
     s.add_argument("--student", action="append", default=None)
-    s.set_defaults(func=_cmd_feedback)
 
     s = sub.add_parser("report", help="one HTML page per assignment: scores, pass rates, what the class missed",
                        description="Write reports/ASSIGNMENT.html: a histogram of the scores, the pass rate of "
@@ -208,7 +121,6 @@ def build_parser() -> argparse.ArgumentParser:
                                    "the concept it names.")
     s.add_argument("assignments", nargs="*")
     s.add_argument("--to", default="reports", help="output folder (default: reports/)")
-    s.set_defaults(func=_cmd_report)
 
     s = sub.add_parser("export", help="write a CSV of grades from the gradebook",
                        description="Write one row per student and assignment: score, lateness, penalty, final score "
@@ -219,21 +131,20 @@ def build_parser() -> argparse.ArgumentParser:
                         "gradebook import (one row per student, final scores)")
     s.add_argument("--roster", default=None, help="roster CSV: columns lms_id,student_id (any case), or Canvas's gradebook export; "
                         "every roster student gets a row, and Canvas IDs come from it")
-    s.set_defaults(func=_cmd_export)
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(message)s")
-    from .release import tool_env
+    from autograder.adapters.generate import tool_env
 
     # nbgrader's gradebook runs `alembic` from PATH: make this interpreter's tools findable
     os.environ["PATH"] = tool_env()["PATH"]
     args = build_parser().parse_args(argv)
-    from .errors import UserError
+    from autograder.values.errors import UserError
 
     try:
-        return args.func(args)
+        return importlib.import_module(f"autograder.commands.{args.command}").run(args)
     except UserError as exc:
         print(f"autograder {args.command}: {exc}", file=sys.stderr)
         return exc.code

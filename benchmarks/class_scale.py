@@ -50,7 +50,7 @@ def build_corpus(base: Path, out: Path, notebooks: list[str], per_notebook: int,
     """Submissions in nbgrader's ``submitted/STUDENT/ASSIGNMENT/NB.ipynb`` layout, from the answer variants."""
     import nbformat
 
-    from autograder import course
+    from autograder.values import course
 
     rng = random.Random(seed)
     subs = []
@@ -134,10 +134,10 @@ from pathlib import Path
 import nbformat
 from nbclient import NotebookClient
 sys.path.insert(0, sys.argv[1])
-from autograder import course
-from autograder.execute import kernel_arguments, launch_env
-from autograder import support
-from autograder.submission import arm_hidden_tests
+from autograder.values import course
+from autograder.grading.execute import kernel_arguments, launch_env
+from autograder.values import support
+from autograder.grading.submission import arm_hidden_tests
 root, subs = Path(sys.argv[1]), json.loads(Path(sys.argv[2]).read_text())
 out = {}
 for nb in sorted({s["notebook"] for s in subs}):
@@ -192,8 +192,8 @@ import sys, time
 from pathlib import Path
 sys.path.insert(0, sys.argv[1])
 import nbformat
-from autograder.execute import execute, work_folder
-from autograder.sandbox import Sandbox, available
+from autograder.grading.execute import execute, work_folder
+from autograder.sandbox.launch import Sandbox, available
 sandbox = Sandbox() if available() else None
 nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("pass")])
 
@@ -234,10 +234,10 @@ PLANS = r'''
 import json, sys, tempfile, time
 from pathlib import Path
 sys.path.insert(0, sys.argv[1])
-from autograder import course
-from autograder.coursedata import NotebookData
-from autograder.references import run_reference
-from autograder.sandbox import Sandbox, available
+from autograder.values import course
+from autograder.grading.coursedata import NotebookData
+from autograder.grading.references import run_reference
+from autograder.sandbox.launch import Sandbox, available
 out = {}
 for a in course.assignments(Path(sys.argv[1])):
     for nb in a.notebooks():
@@ -392,7 +392,8 @@ def main(argv=None) -> int:
     doc = Path(args.doc) if args.doc else (DOC if default else None)
     skip = {x for x in args.skip.split(",") if x}
 
-    from autograder import course, sandbox
+    from autograder.sandbox import launch as sandbox
+    from autograder.values import course
 
     work = Path(tempfile.mkdtemp(prefix="class-scale-"))
     (work / "logs").mkdir()

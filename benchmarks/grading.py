@@ -43,12 +43,20 @@ import json
 import os
 import shutil
 import sys
-import traceback
 import tempfile
+import traceback
 from pathlib import Path
 
 from grading_measure import ROOT, loadavg, log, machine_info  # noqa: E402
-from grading_phases import build_corpus, notebook_problem, phase_ours, phase_plain, phase_profile, phase_solutions, phase_stock  # noqa: E402
+from grading_phases import (  # noqa: E402
+    build_corpus,
+    notebook_problem,
+    phase_ours,
+    phase_plain,
+    phase_profile,
+    phase_solutions,
+    phase_stock,
+)
 from grading_profile import profile_main  # noqa: E402
 from grading_report import breakdown, memory_verdict, per_notebook, render, summarize, targets, write_doc  # noqa: E402
 
@@ -62,7 +70,7 @@ DOC = ROOT / "docs" / "benchmarks.md"
 
 def copy_course(dest: Path) -> Path:
     """A private copy of the course and its sample submissions: the repository is never touched."""
-    from autograder import course
+    from autograder.values import course
 
     course.copy_course(ROOT, dest)
     shutil.copytree(ROOT / "examples", dest / "examples", ignore=shutil.ignore_patterns("__pycache__"))
@@ -112,7 +120,8 @@ def main(argv=None) -> int:
     skip = {x.strip() for x in args.skip.split(",") if x.strip()}
     min_subs = args.min_submissions if args.min_submissions is not None else (0 if args.quick else 40)
 
-    from autograder import course, sandbox
+    from autograder.sandbox import launch as sandbox
+    from autograder.values import course
 
     work = Path(tempfile.mkdtemp(prefix="grading-bench-"))
     (work / "logs").mkdir()

@@ -12,9 +12,6 @@ import threading
 import time
 from pathlib import Path
 
-
-
-
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -52,7 +49,7 @@ def child_cpu() -> float:
 def env_for_tools(**extra: str) -> dict:
     """The environment for the course's tools (this interpreter's first on PATH), without the caller's
     AUTOGRADER_ settings."""
-    from autograder.release import tool_env
+    from autograder.adapters.generate import tool_env
 
     env = tool_env({k: v for k, v in os.environ.items() if not k.startswith("AUTOGRADER_")})
     env.update(extra)

@@ -12,13 +12,12 @@ from pathlib import Path
 
 from grading_measure import BIN, PY, ROOT, env_for_tools, loadavg, log, run_measured  # noqa: E402
 
-
 KINDS = {"alice": "complete", "bob": "partial", "carol": "buggy", "dave": "crashing"}
 
 
 def notebook_problem(root: Path, name: str) -> str | None:
     """Why an assignment cannot be benchmarked as it stands (mid-edit), or None."""
-    from autograder import course
+    from autograder.values import course
 
     a = course.Assignment(name, root)
     try:
@@ -105,7 +104,7 @@ def nbconvert_cmd(nb: Path, out_dir: Path) -> list[str]:
 
 def phase_solutions(work: Path, base: Path, assignments: list[str]) -> dict:
     """Run each solution notebook once, plainly (hidden tests in local mode), in a copy of the course."""
-    from autograder import course
+    from autograder.values import course
 
     runs = {}
     sol_course = work / "solution-runs"
@@ -129,7 +128,7 @@ def phase_solutions(work: Path, base: Path, assignments: list[str]) -> dict:
 
 def phase_plain(work: Path, base: Path, corpus: Path, subs: list[dict]) -> dict:
     """Execute every submitted notebook once, sequentially, no grading."""
-    from autograder.submission import copy_support_files
+    from autograder.grading.submission import copy_support_files
 
     per = []
     load0, start = loadavg(), time.monotonic()

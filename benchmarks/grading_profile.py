@@ -1,5 +1,5 @@
 """The grading benchmark's profile: where one job's time goes, from the grader's own timing hook
-(:mod:`autograder.timing`), and the start-up costs measured apart."""
+(:mod:`autograder.values.timing`), and the start-up costs measured apart."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ class Acc:
 
     @contextlib.contextmanager
     def unit(self, kind: str, labels: dict):
-        """A unit of work the grader announces (autograder.timing.unit)."""
+        """A unit of work the grader announces (autograder.values.timing.unit)."""
         if kind in ("job", "reference"):
             with self.scope(dict(labels), self.jobs if kind == "job" else self.refs):
                 yield
@@ -66,8 +66,8 @@ class Acc:
 
 
 def install_timers(acc: "Acc") -> list[str]:
-    """Listen to the grader's own timing hook (:mod:`autograder.timing`); nothing is patched."""
-    from autograder import timing
+    """Listen to the grader's own timing hook (:mod:`autograder.values.timing`); nothing is patched."""
+    from autograder.values import timing
 
     timing.install(acc)
     return []
@@ -97,7 +97,7 @@ def profile_main(args) -> int:
     gargs = cli.build_parser().parse_args(argv)
     print("profile: grading", flush=True)
     t = time.perf_counter()
-    rc = batch.grade_command(gargs)
+    rc = batch.run(gargs)
     wall = time.perf_counter() - t
     for job in acc.jobs:
         job["phases"].update(acc.writes.get(f"{job['student']}/{job['notebook']}", {}))
@@ -105,8 +105,8 @@ def profile_main(args) -> int:
     print("profile: start-up costs", flush=True)
     import nbformat
 
-    from autograder import execute as ex_mod
-    from autograder import sandbox as sb_mod
+    from autograder.grading import execute as ex_mod
+    from autograder.sandbox import launch as sb_mod
 
     kernel = {}
     kinds = [("unsandboxed", lambda: None, "1")]
@@ -129,8 +129,8 @@ def profile_main(args) -> int:
     startup = {
         "python -c pass": micro([PY, "-c", "pass"]),
         "python -c 'import torch'": micro([PY, "-c", "import torch"]),
-        "grader imports (autograder.batch, sandbox, nbclient, nbgrader.api)":
-            micro([PY, "-c", "import autograder.batch, autograder.sandbox, nbclient, nbgrader.api"]),
+        "grader imports (autograder.commands.grade, sandbox, nbclient, nbgrader.api)":
+            micro([PY, "-c", "import autograder.commands.grade, autograder.sandbox.launch, nbclient, nbgrader.api"]),
         "python -m autograder --help": micro([PY, "-m", "autograder", "--help"]),
         "jupyter nbconvert --version": micro([str(BIN / "jupyter"), "nbconvert", "--version"]),
     }

@@ -7,7 +7,6 @@ from pathlib import Path
 
 from grading_phases import KINDS  # noqa: E402
 
-
 START, END = "<!-- bench:start -->", "<!-- bench:end -->"
 
 

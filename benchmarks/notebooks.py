@@ -21,8 +21,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from autograder import course, execute  # noqa: E402
-from autograder import support  # noqa: E402
+from autograder.grading import execute
+from autograder.values import (
+    course,  # noqa: E402
+    support,  # noqa: E402
+)
 
 FIGURES = {"digits test accuracy": re.compile(r"digits test accuracy:\s*([0-9.]+)")}
 

@@ -5,7 +5,7 @@ answer variants.  :class:`NotebookSession` pays that once per notebook: it runs
 the reference solution top to bottom in ``record`` mode, keeps each test
 cell's observations as the reference, then for every variant executes the
 variant's answer cell and the exercise's original test cell in the same
-kernel, and judges the outcome with the grader's own :func:`autograder.scoring.verdict`.
+kernel, and judges the outcome with the grader's own :func:`autograder.grading.scoring.verdict`.
 After each variant the reference answer cell is re-run so that the next
 variant starts from the reference state.
 """
@@ -21,11 +21,11 @@ from pathlib import Path
 
 import nbformat
 
-from autograder import course, release, shortrun
-from autograder.execute import kernel_arguments, launch_env, run_cell
-from autograder.references import prove_short
-from autograder.scoring import cell_outcome, verdict
-from autograder import support
+from autograder import shortrun
+from autograder.grading.execute import kernel_arguments, launch_env, run_cell
+from autograder.grading.references import prove_short
+from autograder.grading.scoring import cell_outcome, verdict
+from autograder.values import course, learner_view, support
 
 ROOT = Path(__file__).resolve().parent.parent
 ANSWERS = ROOT / "tests" / "answers"
@@ -100,7 +100,7 @@ class NotebookSession:
     def run_solution(self) -> SolutionRun:
         """Run the solution top to bottom, the state fingerprinted before each cell as the grader's
         reference run does it (for :meth:`prove_short`)."""
-        from autograder.execute import ExecResult, probe
+        from autograder.grading.execute import ExecResult, probe
 
         out = SolutionRun()
         cells = list(self.nb.cells)
@@ -129,10 +129,10 @@ class NotebookSession:
         return out
 
     def prove_short(self):
-        """The grader's release-time proof of the short run (:func:`autograder.references.prove_short`),
+        """The grader's release-time proof of the short run (:func:`autograder.grading.references.prove_short`),
         on this session's full run: the short run executes in a fresh kernel, same seed and folder contents."""
-        from autograder.coursedata import NotebookData
-        from autograder.execute import execute
+        from autograder.grading.coursedata import NotebookData
+        from autograder.grading.execute import execute
 
         full = copy.copy(self.full)
         full.nb = nbformat.from_dict(copy.deepcopy(dict(self.nb, cells=self.nb.cells[:len(self.solution.cells)])))
@@ -149,7 +149,7 @@ class NotebookSession:
         """Run the solution as the grader's short run does (:func:`autograder.shortrun.prepare`): the
         cells ``plan`` skips are not run, and the generators are moved where they would have left them.
         Returns the skipped cells.  Answers tried afterwards see the state a short-run submission sees."""
-        from autograder.execute import skip_cell, skip_reason
+        from autograder.grading.execute import skip_cell, skip_reason
 
         marked, _ = shortrun.prepare(self.solution, self.release, plan)
         assert marked is not None, "the plan skips nothing in this notebook"
@@ -181,11 +181,11 @@ class NotebookSession:
         try:
             self.run(source)
             if visible_only:
-                entry = cell_outcome(self.run(release.visible_source(self._test_cell(ex))), ex.id)
+                entry = cell_outcome(self.run(learner_view.visible_source(self._test_cell(ex))), ex.id)
                 return Outcome(entry.ran and not entry.error, entry.error or "")
             if hidden_only:
                 src = self._test_cell(ex).source
-                block = src.split(course.HIDDEN_BEGIN, 1)[1].split(course.HIDDEN_END, 1)[0]
+                block = course.Markers().hidden_block(src)
                 entry = cell_outcome(self.run(block), ex.id)
             else:
                 entry = self.rerun_tests(ex)
@@ -213,7 +213,7 @@ class NotebookSession:
 def reads_beyond_reference(solution, ex: course.Exercise, source: str) -> set[str]:
     """Names an answer reads (at once or when its functions are called) that neither the reference's
     answer cells nor the exercise's test cell read: what the short run's proof has not fingerprinted."""
-    from autograder.cellfacts import BUILTIN_NAMES, analyze
+    from autograder.shortrun.cellfacts import BUILTIN_NAMES, analyze
 
     def reads(src: str) -> set[str]:
         facts = analyze(src)

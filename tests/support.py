@@ -8,7 +8,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from autograder import course, release
+from autograder.adapters import generate
+from autograder.values import course
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -23,7 +24,7 @@ def copy_course(dest: Path) -> Path:
 
 def tool_env() -> dict:
     """The environment for the course's tools, without any AUTOGRADER_ setting of the caller's."""
-    return release.tool_env({k: v for k, v in os.environ.items() if not k.startswith("AUTOGRADER_")})
+    return generate.tool_env({k: v for k, v in os.environ.items() if not k.startswith("AUTOGRADER_")})
 
 
 def run_tool(args, cwd, timeout=1800):

@@ -24,10 +24,10 @@ from pathlib import Path
 
 import nbformat
 import pytest
-
-from autograder.store import ResultStore
 from browser_helpers import CHROMIUM, chromium, lab_server, tool_env
 from support import ROOT, copy_course
+
+from autograder.grading.store import ResultStore
 
 pytestmark = [
     pytest.mark.slow,

@@ -13,11 +13,11 @@ import sys
 
 import nbformat
 import pytest
-
-from autograder.store import ResultStore
 from browser_helpers import CHROMIUM, chromium, lab_server
 from support import run_tool
 from test_browser import ARTIFACTS, GRADE, RUN, UI, VALIDATE, type_into
+
+from autograder.grading.store import ResultStore
 
 pytestmark = [
     pytest.mark.slow,
@@ -35,9 +35,8 @@ def test_student_fetches_works_validates_and_submits_from_the_assignment_list(tm
     """A student's own JupyterLab (their user name and home, the course's exchange in their nbgrader
     config): fetch from the Assignment List, answer, Validate, Submit; the instructor collects and
     grades what was submitted."""
-    from playwright.sync_api import expect
-
     import attacks
+    from playwright.sync_api import expect
     from test_security import fixture_course
 
     course = fixture_course(tmp_path / "course")

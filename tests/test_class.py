@@ -13,14 +13,15 @@ import json
 import shutil
 import sys
 
+import attacks
 import pytest
 from bs4 import BeautifulSoup
-
-import attacks
-from autograder import report
-from autograder.times import COLLECTOR, record as record_time
 from support import ROOT, run_tool
 from test_security import grade
+
+from autograder.adapters.times import COLLECTOR
+from autograder.adapters.times import record as record_time
+from autograder.commands import report
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("class")]
 

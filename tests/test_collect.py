@@ -16,9 +16,9 @@ import zipfile
 from pathlib import Path
 
 import pytest
-
-from autograder import times
 from support import run_tool
+
+from autograder.adapters import times
 
 A = "01_tensors"
 NB = "01_tensors"

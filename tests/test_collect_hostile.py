@@ -15,12 +15,12 @@ import sys
 import zipfile
 
 import pytest
-
-from autograder import collect as lms_collect
-from autograder import roster
-from autograder.errors import UserError
 from support import run_tool
 from test_collect import NB, A, build_zip, collect, notebook, snapshot
+
+from autograder.adapters import roster
+from autograder.commands import collect as lms_collect
+from autograder.values.errors import UserError
 
 
 @pytest.mark.slow

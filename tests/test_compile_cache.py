@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from autograder import references
+from autograder.grading import references
 
 
 def test_each_run_gets_a_private_copy_without_links(tmp_path):

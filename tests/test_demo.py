@@ -8,9 +8,9 @@ import json
 import sys
 
 import pytest
-
-from autograder.store import ResultStore
 from support import run_tool
+
+from autograder.grading.store import ResultStore
 
 ASSIGNMENT = "01_tensors"
 
@@ -56,7 +56,8 @@ def test_every_solution_earns_full_marks_in_the_sandbox(course_dir):
     sandbox changes: file permissions, /dev/shm, no network, another user id.)"""
     import shutil
 
-    from autograder import course, sandbox
+    from autograder.sandbox import launch as sandbox
+    from autograder.values import course
 
     if not sandbox.available():
         pytest.skip("needs bubblewrap and root (make setup)")

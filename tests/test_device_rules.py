@@ -1,4 +1,4 @@
-"""The meta-device check applies CUDA's device rules (autograder/devicerules.py), op family by op family.
+"""The meta-device check applies CUDA's device rules (autograder/probe/devicerules.py), op family by op family.
 
 Why this file exists: the hidden tests' ``obs.on_meta`` is the only device check a CPU runner has.
 Meta alone takes a CPU index in ``gather``, ``scatter_``, ``index_select`` and ``embedding`` where
@@ -15,8 +15,7 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from autograder import devicerules
-from autograder.probe import Observations, device_verdict
+from autograder.probe import Observations, device_verdict, devicerules
 
 L = torch.long
 

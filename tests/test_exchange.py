@@ -12,9 +12,8 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
-
 import attacks
+import pytest
 from support import set_answers, tool_env
 from test_security import fixture_course, grade
 

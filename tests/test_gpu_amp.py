@@ -207,7 +207,7 @@ def test_clipping_overflow_is_skipped_on_cuda(ref):
 
 
 def test_solution_notebook_runs_on_cuda():
-    from autograder.execute import Limits, execute
+    from autograder.grading.execute import Limits, execute
 
     nb = nbformat.read(str(NOTEBOOK), as_version=4)
     with tempfile.TemporaryDirectory(prefix="gpu-amp-") as tmp:

@@ -20,9 +20,9 @@ import pytest
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
-
-from autograder import course
 from harness import ROOT
+
+from autograder.values import course
 
 NB_DIR = ROOT / "solutions" / "07_distributed"
 RTOL, ATOL = 1e-9, 1e-12

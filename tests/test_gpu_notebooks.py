@@ -7,7 +7,6 @@ them to ``obs.device``, give every answer variant the same verdict as on the CPU
 """
 
 import pytest
-
 import test_notebooks
 from test_notebooks import NOTEBOOKS
 

@@ -8,9 +8,10 @@ import sys
 import zipfile
 
 import pytest
-
-from autograder import course, handout
 from support import ROOT, run_tool, set_answers
+
+from autograder.commands import handout
+from autograder.values import course
 
 
 @pytest.fixture(scope="module")
@@ -28,8 +29,8 @@ def test_the_pack_holds_what_a_learner_needs(pack):
             assert (pack / "notebooks" / name / f"{nb}.ipynb").is_file()
             assert (pack / handout.PRISTINE / name / f"{nb}.ipynb").is_file()
     assert (pack / "notebooks" / "07_distributed" / "distlab.py").is_file()  # support files
-    for f in ("README.md", "pyproject.toml", "environment.yml", "nbgrader_config.py", "autograder/check.py",
-              "autograder/kernelinit.py", "autograder/probe.py"):
+    for f in ("README.md", "pyproject.toml", "environment.yml", "nbgrader_config.py", "autograder/commands/check.py",
+              "autograder/probe/kernelinit.py", "autograder/probe/__init__.py"):
         assert (pack / f).is_file(), f
     assert "autograder check" in (pack / "README.md").read_text()
     assert not (pack / "solutions").exists() and not list(pack.rglob("gradebook.db"))

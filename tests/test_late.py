@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from autograder.late import LatePolicy, parse_time
+from autograder.adapters.late import LatePolicy, parse_time
 
 
 @pytest.mark.parametrize("seconds,penalty", [(0, None), (1, 0.4), (86400, 0.4), (86401, 0.8),
@@ -30,13 +30,13 @@ def test_times_are_read_as_nbgrader_writes_them():
 
 
 def _terms(when, source="collector", due="2026-11-20T12:00:00+00:00", ext=0.0):
-    from autograder.late import Terms
+    from autograder.adapters.late import Terms
 
     return Terms(due, ext, 10.0, 5.0, when, source)
 
 
 def test_a_penalty_rests_only_on_a_time_that_says_when_work_was_handed_in():
-    from autograder.records import NotebookResult, ExerciseResult
+    from autograder.values.records import ExerciseResult, NotebookResult
 
     r = NotebookResult("s", "a", "a", exercises=[ExerciseResult("ex0_1", "", 3, 3, "passed")])
     _terms("2026-11-21 13:00:00 UTC").apply(r)

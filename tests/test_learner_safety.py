@@ -13,13 +13,14 @@ import shutil
 import sys
 from pathlib import Path
 
-import pytest
-
 import attacks
-from autograder import check, course, release
-from autograder.errors import UserError
-from autograder.records import ExerciseResult, NotebookResult
+import pytest
 from support import ROOT, run_tool, set_answers
+
+from autograder.commands import check
+from autograder.values import course
+from autograder.values.errors import UserError
+from autograder.values.records import ExerciseResult, NotebookResult
 
 pytestmark = pytest.mark.xdist_group("learner_safety")
 
@@ -95,7 +96,7 @@ def test_release_replaces_a_notebook_whose_outputs_alone_changed(fx):
 
 
 def _support_files(fx, names: list[str]) -> None:
-    """List ``names`` as the support files of the fixture's solution notebook (autograder.support)."""
+    """List ``names`` as the support files of the fixture's solution notebook (autograder.values.support)."""
     path = fx / "solutions" / NAME / f"{NAME}.ipynb"
     nb = json.loads(path.read_text())
     nb["metadata"].setdefault("autograder", {})["support_files"] = names
@@ -277,7 +278,7 @@ def test_released_cells_carry_the_checksums_nbgrader_records(released):
                 continue
             recorded = gb.find_source_cell(gid, NAME, NAME)
             assert cell.metadata.nbgrader["checksum"] == utils.compute_checksum(cell), gid
-            if recorded.locked and course.HIDDEN_BEGIN not in recorded.source:
+            if recorded.locked and not course.Markers().hides_tests(recorded.source):
                 assert recorded.checksum == utils.compute_checksum(cell), gid
             assert utils.compute_checksum(nbformat_cell(cell, recorded.source)) == recorded.checksum, gid
 
@@ -307,7 +308,7 @@ def test_stock_autograde_restores_hidden_tests_without_a_checksum_warning(fx):
         return run_tool([sys.executable, "-m", "nbgrader", "autograde", NAME, "--force",
                          "--SandboxedGrade.trusted_input=True"], fx)
 
-    out = autograde()  # the course's configuration: autograder.hiddentests in nbgrader's sanitize steps
+    out = autograde()  # the course's configuration: autograder.adapters.hiddentests in nbgrader's sanitize steps
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
     warned = [line for line in out.stderr.splitlines() if "Attribute 'checksum'" in line]
     assert len(warned) == 1 and "ex0_1_tests" in warned[0], out.stderr[-3000:]  # the tampered cell only

@@ -12,7 +12,7 @@ import os
 
 import pytest
 
-from autograder import uids, zygote_client
+from autograder.sandbox import uids, zygote_client
 
 OTHER = 12345  # another local account's uid
 

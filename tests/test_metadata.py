@@ -6,9 +6,10 @@ import re
 from collections import Counter
 
 import pytest
-
-from autograder import course, nbfmt, release
 from harness import ROOT
+
+from autograder.commands import release
+from autograder.values import course, learner_view, nbfmt
 
 ASSIGNMENTS = course.assignments(ROOT)
 SOLUTIONS = [a.solution(n) for a in ASSIGNMENTS for n in a.notebooks()]
@@ -43,11 +44,12 @@ def test_exercise_cells(path):
         meta = course.nbgrader_meta(tests)
         assert meta.get("locked"), f"{ex.id}: the test cell must be locked"
         src = tests.source
-        assert src.count(course.HIDDEN_BEGIN) == 1 and src.count(course.HIDDEN_END) == 1, \
+        marks = course.markers(ROOT)
+        assert src.count(marks.begin_hidden) == 1 and src.count(marks.end_hidden) == 1, \
             f"{ex.id}: one hidden-test block"
-        hidden = src.split(course.HIDDEN_BEGIN, 1)[1]
+        hidden = marks.hidden_block(src)
         assert re.search(r'@hidden_test\("%s"\)' % ex.id, hidden), f"{ex.id}: hidden block must use @hidden_test(\"{ex.id}\")"
-        visible = release.visible_source(tests)
+        visible = learner_view.visible_source(tests)
         assert "assert" in visible, f"{ex.id}: visible tests must assert something"
     for cell in nb.cells:
         if course.grade_id(cell) and not course.exercise_of(cell):

@@ -8,10 +8,9 @@ import json
 import subprocess
 import sys
 
+import attacks
 import nbformat
 import pytest
-
-import attacks
 from attacks import gradebook_scores
 from support import tool_env
 from test_security import fixture_course
@@ -70,7 +69,7 @@ def test_a_whole_class_gets_the_same_scores_through_both_paths(tmp_path):
     unexecuted copy nbgrader would score as all tests passed."""
     import shutil
 
-    from autograder.submission import MAX_NOTEBOOK_BYTES
+    from autograder.grading.submission import MAX_NOTEBOOK_BYTES
 
     first = fixture_course(tmp_path / "grade")
     with open(first / "nbgrader_config.py", "a") as f:

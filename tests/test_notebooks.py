@@ -11,7 +11,7 @@ For each notebook, one kernel (see ``harness.py``):
 4. a ``wrong_*.py`` whose first line is ``# caught by the visible tests`` fails the visible
    asserts alone, as the learner's released copy runs them;
 5. the short run is proven, as the grader proves it before skipping anything
-   (:func:`autograder.references.prove_short`): the solution run short in a fresh kernel gives the
+   (:func:`autograder.grading.references.prove_short`): the solution run short in a fresh kernel gives the
    same observations, and every graded cell, and the end of the notebook, sees the same values,
    generators and settings as in the full run.  When it fails, the message names the graded cell
    that saw a difference and the cells skipped before it;
@@ -24,12 +24,18 @@ For each notebook, one kernel (see ``harness.py``):
 from __future__ import annotations
 
 import pytest
+from harness import (
+    ROOT,
+    SEED2,
+    NotebookSession,
+    caught_by_visible,
+    numeric_seed_dependent,
+    reads_beyond_reference,
+    variant_files,
+)
 
-from autograder import course
-from autograder.references import NOTHING_TO_SKIP
-
-from harness import (ROOT, SEED2, NotebookSession, caught_by_visible, numeric_seed_dependent, reads_beyond_reference,
-                     variant_files)
+from autograder.grading.references import NOTHING_TO_SKIP
+from autograder.values import course
 
 NOTEBOOKS = [(a.name, nb) for a in course.assignments(ROOT) for nb in a.notebooks()]
 

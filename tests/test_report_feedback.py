@@ -14,10 +14,11 @@ import sys
 import nbformat
 import pytest
 from bs4 import BeautifulSoup
-
-from autograder import feedback, outputs, report
-from autograder.records import ExerciseResult, NotebookResult
 from support import ROOT, run_tool
+
+from autograder.commands import feedback, report
+from autograder.values import outputs
+from autograder.values.records import ExerciseResult, NotebookResult
 
 EX1, EX2, EX3 = "Exercise 1.1 — Shapes", "Exercise 1.2 — Broadcasting", "Exercise 2.1 — Devices"
 

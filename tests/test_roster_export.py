@@ -13,11 +13,11 @@ import shutil
 import sys
 
 import pytest
-
-from autograder import roster
-from autograder.errors import UserError
 from support import ROOT, run_tool
 from test_security import fixture_course
+
+from autograder.adapters import roster
+from autograder.values.errors import UserError
 
 CANVAS_EXPORT = (
     "Student,ID,SIS User ID,SIS Login ID,Section,Tensors (1234),Current Score\r\n"

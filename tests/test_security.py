@@ -22,12 +22,12 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
-
 import attacks
-from autograder import sandbox
+import pytest
 from attacks import gradebook_scores
 from support import ROOT, run_tool, tool_env
+
+from autograder.sandbox import launch as sandbox
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("security"),
               pytest.mark.skipif(not sandbox.available(), reason="needs bubblewrap and root (make setup)")]
@@ -189,13 +189,13 @@ def _hidden_lines(course: Path) -> list[str]:
     """The non-trivial lines of every hidden-test block of the fixture's solution."""
     import nbformat
 
-    from autograder import course as course_mod
+    from autograder.values import course as course_mod
 
     nb = nbformat.read(str(course / "solutions" / attacks.ASSIGNMENT / f"{attacks.ASSIGNMENT}.ipynb"), 4)
     lines = []
     for cell in nb.cells:
-        if course_mod.HIDDEN_BEGIN in cell.source:
-            block = cell.source.split(course_mod.HIDDEN_BEGIN, 1)[1].split(course_mod.HIDDEN_END, 1)[0]
+        if course_mod.Markers().hides_tests(cell.source):
+            block = course_mod.Markers().hidden_block(cell.source)
             lines += [l.strip() for l in block.splitlines() if len(l.strip()) > 12]
     return lines
 
@@ -257,8 +257,8 @@ def test_output_volume_is_bounded_per_notebook(batch):
 
 
 def test_a_grader_error_is_kept_not_retried_forever(batch):
-    from autograder.records import NotebookResult
-    from autograder.store import Entry, ResultStore
+    from autograder.grading.store import Entry, ResultStore
+    from autograder.values.records import NotebookResult
 
     store = ResultStore(batch["course"].parent / "cache-check")
     store.put(Entry("some-key", NotebookResult("honest", attacks.ASSIGNMENT, attacks.ASSIGNMENT, error="grader error: x")))

@@ -2,7 +2,7 @@
 changes no verdict (the proof on the reference, the full-run fallback, ``--full``).
 
 The slice is checked on small made-up notebooks, one hazard each; the grading path on a real
-course notebook, through :func:`autograder.check.check`, the call ``autograder check`` makes."""
+course notebook, through :func:`autograder.commands.check.check`, the call ``autograder check`` makes."""
 
 from __future__ import annotations
 
@@ -10,12 +10,12 @@ import json
 
 import nbformat
 import pytest
-
-from autograder import course, statedigest
-from autograder.cellfacts import analyze
-from autograder.dependencies import needed
-
 from support import ROOT, set_answers
+
+from autograder.probe import statedigest
+from autograder.shortrun.cellfacts import analyze
+from autograder.shortrun.dependencies import needed
+from autograder.values import course
 
 
 def kept(cells: list[str], roots: list[int]) -> set[int]:
@@ -154,7 +154,7 @@ def _cell(source: str, grade_id: str | None = None, solution: bool = False):
 def _prove(nb, folder):
     """The grader's proof on a made-up notebook: (what it skips, the marked short run, what differs)."""
     from autograder import shortrun
-    from autograder.execute import execute
+    from autograder.grading.execute import execute
 
     expressions = shortrun.reference_probes(nb, nb)
     full = execute(nb, folder, probes=expressions)
@@ -193,7 +193,7 @@ def test_a_skipped_draw_is_replaced_by_the_generators_it_would_leave(tmp_path):
 def test_a_test_cell_leaves_the_generators_as_it_found_them(tmp_path):
     """However far a test cell gets (a stub stops at its first assert), and whatever it draws or
     reseeds, the next cell draws the same numbers."""
-    from autograder.execute import execute
+    from autograder.grading.execute import execute
 
     def later_draw(test_source: str) -> str:
         nb = nbformat.v4.new_notebook(cells=[
@@ -238,7 +238,7 @@ def answered(tmp_path_factory):
 @pytest.mark.slow
 @pytest.mark.xdist_group("shortrun-01")
 def test_short_run_matches_the_full_run_and_falls_back_on_a_failure(answered):
-    from autograder.check import check
+    from autograder.commands.check import check
 
     root, right, wrong = answered
     short = check(right, hidden=True)
@@ -260,11 +260,11 @@ def test_short_run_matches_the_full_run_and_falls_back_on_a_failure(answered):
 @pytest.mark.slow
 @pytest.mark.xdist_group("shortrun-01")
 def test_the_autograded_notebook_says_which_cells_were_skipped(answered, tmp_path):
-    from autograder.coursedata import NotebookData
-    from autograder.execute import skip_reason
-    from autograder.grading import grade_notebook
+    from autograder.grading.coursedata import NotebookData
+    from autograder.grading.execute import skip_reason
+    from autograder.grading.pipeline import grade_notebook
+    from autograder.grading.references import run_reference
     from autograder.probe import DEFAULT_SEED
-    from autograder.references import run_reference
     from autograder.shortrun import SKIPPED_NOTE
 
     root, right, _ = answered
@@ -395,10 +395,10 @@ def demo_course(tmp_path_factory):
 @pytest.mark.slow
 @pytest.mark.xdist_group("shortrun-hostile")
 def test_the_short_run_gives_the_full_runs_grade_when_skipped_demos_would_run_the_learners_code(demo_course, tmp_path):
-    from autograder.coursedata import NotebookData
-    from autograder.execute import Limits
-    from autograder.grading import grade_notebook
-    from autograder.references import run_reference
+    from autograder.grading.coursedata import NotebookData
+    from autograder.grading.execute import Limits
+    from autograder.grading.pipeline import grade_notebook
+    from autograder.grading.references import run_reference
 
     data = NotebookData.load(course.Assignment("zz_demo", demo_course), "zz_demo")
     refs = run_reference(data, 7, cache_dir=demo_course / ".cache" / "reference")

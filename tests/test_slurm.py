@@ -14,14 +14,14 @@ import subprocess
 import sys
 import time
 
-import pytest
-
 import attacks
+import pytest
 import slurm_cluster
-from autograder import sandbox
-from support import tool_env
 from attacks import gradebook_scores
+from support import tool_env
 from test_security import fixture_course, results
+
+from autograder.sandbox import launch as sandbox
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("slurm"),
               pytest.mark.skipif(not slurm_cluster.available() or not sandbox.available(),

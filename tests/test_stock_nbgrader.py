@@ -14,10 +14,10 @@ import shutil
 import sys
 
 import pytest
-
-from autograder import course
-from support import run_tool
 from harness import ROOT
+from support import run_tool
+
+from autograder.values import course
 
 ASSIGNMENTS = [a.name for a in course.assignments(ROOT)]
 if os.environ.get("AUTOGRADER_TEST_STOCK") != "all":

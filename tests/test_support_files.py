@@ -1,5 +1,5 @@
 """Packs, releases and kernels see only the release: the files beside a solution notebook ship only
-when the notebook lists them (``metadata.autograder.support_files``, :mod:`autograder.support`).
+when the notebook lists them (``metadata.autograder.support_files``, :mod:`autograder.values.support`).
 
 The fixture course gets a listed helper module, and beside it what an author's tools leave: a
 jupytext copy of the notebook (its solutions and hidden tests in plain Python), an editor's backup
@@ -16,10 +16,11 @@ from pathlib import Path
 
 import nbformat
 import pytest
-
-from autograder import course, handout, support
-from autograder.errors import UserError
 from support import ROOT, run_tool
+
+from autograder.commands import handout
+from autograder.values import course, support
+from autograder.values.errors import UserError
 
 A = "00_fixture"
 SECRET_LINE = 'obs.value("random", add_one(x))'  # a hidden test's line, as the jupytext copy holds it
@@ -85,8 +86,8 @@ def test_a_pack_holds_only_listed_files_and_the_leak_scan_reads_every_file(autho
 
 
 def test_a_grading_kernel_sees_only_the_listed_files(authored, tmp_path):
-    from autograder.coursedata import NotebookData
-    from autograder.grading import grade_notebook
+    from autograder.grading.coursedata import NotebookData
+    from autograder.grading.pipeline import grade_notebook
 
     data = NotebookData.load(course.Assignment(A, authored), A)
     assert data.support_files == ("helper.py",)
@@ -100,7 +101,7 @@ def test_a_grading_kernel_sees_only_the_listed_files(authored, tmp_path):
 
 
 def test_the_tests_change_with_a_listed_file_and_not_with_an_unlisted_one(authored, tmp_path):
-    from autograder.coursedata import NotebookData
+    from autograder.grading.coursedata import NotebookData
 
     root = tmp_path / "c"
     shutil.copytree(authored, root)

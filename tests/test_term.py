@@ -14,12 +14,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 import attacks
-from autograder import times
+import pytest
 from support import tool_env
 from test_security import LIMITS, fixture_course
+
+from autograder.adapters import times
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("term")]
 
@@ -272,11 +272,14 @@ def test_no_grading_code_imports_a_module_outside_the_grader_version():
     import one of them, or a change to it would go unseen by the results it decides."""
     import subprocess
 
-    from autograder.jobs import NOT_GRADING
+    from autograder.grading.jobs import NOT_GRADING
 
-    probe = ("import sys, autograder.cli, autograder.batch, autograder.jobs, autograder.workers, autograder.slurm, "
-             "autograder.grading, autograder.references, autograder.probe, autograder.zygote, autograder.sandbox, "
-             "autograder.nbgrader_autograde, autograder.gradebook, autograder.kernelinit, autograder.local_reference; "
-             "print(sorted(m.split('.')[1] for m in sys.modules if m.startswith('autograder.')))")
+    probe = ("import os, sys, autograder, autograder.cli, autograder.commands.grade, autograder.grading.jobs, "
+             "autograder.grading.workers, autograder.grading.slurm, autograder.grading.pipeline, "
+             "autograder.grading.references, autograder.probe, autograder.sandbox.zygote, autograder.sandbox.launch, "
+             "autograder.adapters.nbgrader_autograde, autograder.adapters.gradebook, autograder.probe.kernelinit, "
+             "autograder.probe.local_reference; "
+             "print(sorted(os.path.relpath(m.__file__, autograder.PACKAGE_DIR).replace(os.sep, '/') "
+             "for n, m in list(sys.modules.items()) if n.startswith('autograder.') and getattr(m, '__file__', None)))")
     loaded = set(eval(subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout))
     assert loaded and not (loaded & NOT_GRADING), loaded & NOT_GRADING

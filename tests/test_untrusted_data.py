@@ -1,8 +1,8 @@
 """Data from a learner's kernel, handled by the trusted side: it never raises, never serialises badly,
 and never reaches a learner-facing message as text.
 
-Unit tests of the three modules that take the adversary's data: :mod:`autograder.judge` (observation
-payloads), :mod:`autograder.outputs` (everything a run printed) and :mod:`autograder.messages`
+Unit tests of the three modules that take the adversary's data: :mod:`autograder.values.judge` (observation
+payloads), :mod:`autograder.values.outputs` (everything a run printed) and :mod:`autograder.values.messages`
 (what a learner is told).  The end-to-end versions are in ``test_security.py``.
 """
 
@@ -14,7 +14,7 @@ import math
 import nbformat
 import pytest
 
-from autograder import judge, messages, outputs
+from autograder.values import judge, messages, outputs
 
 REF = {"exercise": "ex", "error": None, "observations": [
     {"name": "f", "value": {"t": "float", "v": 1.0}, "spec": {"rtol": 1e-5, "atol": 1e-6, "hint": "concept f"}},
@@ -135,7 +135,7 @@ def test_visible_failures_are_told_with_the_instructors_words():
 
 
 def test_submission_times_say_where_they_come_from(tmp_path):
-    from autograder import times
+    from autograder.adapters import times
 
     folder = tmp_path / "submitted" / "s" / "a"
     folder.mkdir(parents=True)

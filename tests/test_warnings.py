@@ -7,9 +7,8 @@ routes warnings to stdout at kernel start) and ``autograder grade``.
 
 import sys
 
-import pytest
-
 import attacks
+import pytest
 from attacks import gradebook_scores
 from support import run_tool
 from test_security import fixture_course

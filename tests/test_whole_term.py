@@ -21,9 +21,8 @@ import time
 import zipfile
 from pathlib import Path
 
-import pytest
-
 import attacks
+import pytest
 from support import set_answers, tool_env
 from test_exchange import COURSE_ID, nbgrader
 from test_security import LIMITS, fixture_course

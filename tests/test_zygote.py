@@ -18,8 +18,9 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from autograder import sandbox, uids, zygote_client
-from autograder.execute import execute
+from autograder.grading.execute import execute
+from autograder.sandbox import launch as sandbox
+from autograder.sandbox import uids, zygote_client
 
 pytestmark = pytest.mark.skipif(not sandbox.available(), reason="the sandbox needs bubblewrap and root")
 
@@ -246,7 +247,7 @@ def test_a_grading_process_that_was_killed_leaves_no_slot_behind(tmp_path):
     import sys
 
     make = ("import os, sys, tempfile; tempfile.tempdir = sys.argv[1]\n"
-            "from autograder import zygote_client\n"
+            "from autograder.sandbox import zygote_client\n"
             "print(zygote_client.slot(), flush=True); sys.stdin.read()")
     procs = [subprocess.Popen([sys.executable, "-c", make, str(tmp_path)], stdin=subprocess.PIPE,
                               stdout=subprocess.PIPE, text=True) for _ in range(2)]

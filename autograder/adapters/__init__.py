@@ -1,0 +1,14 @@
+"""The outside tools' formats and rails: nbgrader and the LMS.
+
+nbgrader's code makes the release (:mod:`.generate`), holds the grades (:mod:`.gradebook`), runs its own
+``autograde`` through this grader (:mod:`.nbgrader_autograde`), restores the hidden tests it recorded
+(:mod:`.hiddentests`) and applies the late policy (:mod:`.late`, from the submission times of
+:mod:`.times`); rosters come from the LMS (:mod:`.roster`).
+
+They sit on top of the grading core: nbgrader's own commands grade through it.
+
+May import: :mod:`autograder.values`, :mod:`autograder.probe`, :mod:`autograder.sandbox`,
+:mod:`autograder.shortrun` and :mod:`autograder.grading`.
+"""
+
+MAY_IMPORT: tuple[str, ...] = ('values', 'probe', 'sandbox', 'shortrun', 'grading')

@@ -1,0 +1,58 @@
+"""nbgrader's autograde restores hidden tests without warning that an honest submission changed them.
+
+``nbgrader generate_assignment`` records each test cell in the gradebook (source and checksum)
+*before* ``ClearHiddenTests`` removes the hidden block, and writes the released cell's checksum
+after.  ``nbgrader autograde``'s ``OverwriteCells`` then finds every test cell with hidden tests
+"changed" (its checksum is the gradebook's only when the hidden block is there), logs
+*Attribute 'checksum' ... has changed!* for it in every honest submission, and restores the
+recorded source: that restoring is how stock nbgrader runs hidden tests at all.  The checksums
+cannot be made to agree without dropping the hidden tests from the gradebook.
+
+:class:`RestoreHiddenTests` is nbgrader's ``OverwriteCells`` that first gives a test cell its
+recorded source when the cell holds exactly the visible part of it (what the release handed out,
+as nbgrader's own ``ClearHiddenTests`` makes it); nbgrader's checks then run unchanged, so a test
+cell a learner did edit is still reported and restored as before.  :func:`sanitize_steps` is
+nbgrader's sanitize pipeline with it in place of ``OverwriteCells``, for ``nbgrader_config.py``
+(``c.Autograde.sanitize_preprocessors``).
+"""
+
+from __future__ import annotations
+
+import nbformat
+from nbgrader.api import MissingEntry
+from nbgrader.preprocessors import OverwriteCells
+
+from autograder.values import course, learner_view
+
+
+def _visible(recorded_source: str, cell) -> str:
+    one = nbformat.from_dict({"cell_type": cell.cell_type, "metadata": {"nbgrader": course.nbgrader_meta(cell)},
+                              "source": recorded_source, **({"outputs": [], "execution_count": None}
+                                                             if cell.cell_type == "code" else {})})
+    return learner_view.visible_source(one)
+
+
+class RestoreHiddenTests(OverwriteCells):
+    """``OverwriteCells`` that restores an unchanged test cell's hidden tests quietly (see the module)."""
+
+    def preprocess_cell(self, cell, resources, cell_index):
+        gid = course.grade_id(cell)
+        if gid and course.is_tests(cell):
+            try:
+                recorded = self.gradebook.find_source_cell(gid, self.notebook_id, self.assignment_id)
+            except MissingEntry:
+                recorded = None  # nbgrader's own step reports the unknown cell
+            if (recorded is not None and recorded.locked and recorded.cell_type == cell.cell_type
+                    and cell.source != recorded.source
+                    and cell.source.rstrip("\n") == _visible(recorded.source, cell).rstrip("\n")):
+                cell.source = recorded.source
+                self.log.debug("restored the hidden tests of cell %s", gid)
+        return super().preprocess_cell(cell, resources, cell_index)
+
+
+def sanitize_steps() -> list:
+    """nbgrader's autograde sanitize steps, with :class:`RestoreHiddenTests` where ``OverwriteCells`` was."""
+    from nbgrader.converters import Autograde
+
+    default = Autograde.class_traits()["sanitize_preprocessors"].default()
+    return [RestoreHiddenTests if step is OverwriteCells else step for step in default]

@@ -1,0 +1,147 @@
+"""``autograder check``: a learner's own report on one notebook."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from autograder import probe
+from autograder.grading.coursedata import NotebookData
+from autograder.grading.execute import Limits
+from autograder.grading.pipeline import grade_notebook
+from autograder.grading.references import run_reference
+from autograder.values import course
+from autograder.values.errors import UserError
+from autograder.values.records import NotebookResult
+
+SYMBOL = {"passed": "PASS", "failed": "FAIL", "not attempted": "TODO"}
+
+
+def course_root(path: Path) -> Path:
+    """The course ``path`` belongs to: the one it lies in, else the one the command runs in (a notebook
+    downloaded elsewhere and checked from the course folder)."""
+    try:
+        return course.find_root(path.parent)
+    except course.CourseNotFound:
+        return course.find_root()
+
+
+def learner_notebook(path: Path, root: Path) -> tuple[course.Assignment, str]:
+    """The assignment and notebook a learner's file is (by name, or by its cells when renamed), after
+    making sure it is notebook JSON; a file that is not says so in one line, with how to recover it."""
+    try:
+        nb = course.read_json(path)
+        if not isinstance(nb.get("cells"), list):
+            raise ValueError("it has no list of cells")
+    except ValueError as exc:  # bad JSON, bad UTF-8, not a notebook object
+        raise UserError(_not_a_notebook(path, str(exc).splitlines()[0][:120], root)) from None
+    return course.assignment_of_notebook(path, root)
+
+
+def _not_a_notebook(path: Path, reason: str, root: Path) -> str:
+    checkpoint = path.parent / ".ipynb_checkpoints" / f"{path.stem}-checkpoint.ipynb"
+    saved = (f"copy back {checkpoint}, the last checkpoint JupyterLab saved"
+             if checkpoint.is_file() else "use JupyterLab's File > Revert Notebook to Checkpoint")
+    name = next((a.name for a in course.assignments(root)
+                 if any(path.stem.startswith(n) for n in a.notebooks())), None)
+    fresh = (f"run `autograder release {name}` for a fresh copy (it keeps yours aside, renamed)" if name else
+             "start again from a fresh copy (`autograder release NAME` writes one into notebooks/, keeping yours aside)")
+    return f"{path} is not valid notebook JSON ({reason}): {saved}, or {fresh}"
+
+
+def check(path: Path, hidden: bool = False, seed: int | None = None, limits: Limits | None = None,
+          cache: bool = True, full: bool = False) -> NotebookResult:
+    """Grade the learner's own notebook.  With the hidden tests, the run is short unless ``full``
+    (:mod:`autograder.shortrun`: the reference proves it first, once, cached)."""
+    root = course_root(path)
+    assignment, name = learner_notebook(path, root)
+    data = NotebookData.load(assignment, name)
+    seed = probe.DEFAULT_SEED if seed is None else seed
+    refs = None
+    if hidden and data.has_hidden_tests:
+        refs = run_reference(data, seed, limits=limits, cache_dir=(root / ".cache" / "reference") if cache else None,
+                             short=not full)
+        if not refs.ok:
+            raise RuntimeError(refs.failure)
+    result, _ = grade_notebook(path, data, student_id="me", seed=seed, refs=refs, limits=limits, full=full)
+    return result
+
+
+def hidden_available(path: Path) -> bool:
+    """Whether this copy of the course holds the hidden tests of ``path`` (a student pack does not)."""
+    root = course_root(path)
+    assignment, name = learner_notebook(path, root)
+    return NotebookData.load(assignment, name).has_hidden_tests
+
+
+NO_HIDDEN = ("This student pack holds no hidden tests: your instructor runs them when grading. "
+             "Running the visible tests.")
+
+
+def no_hidden_note(path: Path) -> str:
+    """The one line ``check --hidden`` prints where ``path`` has no hidden tests to run."""
+    from autograder.commands.handout import PRISTINE
+
+    if course.directories(course_root(path)).source_directory == PRISTINE:
+        return NO_HIDDEN
+    return f"{path.name} has no hidden tests. Running the visible tests."
+
+
+def report(result: NotebookResult, hidden: bool) -> str:
+    lines = [f"{result.assignment}/{result.notebook}: "
+             f"{'visible and hidden' if hidden else 'visible'} tests"]
+    for e in result.exercises:
+        title = e.title or e.id
+        lines.append(f"  [{SYMBOL[e.status]}] {title}  ({e.score:g}/{e.points:g})")
+        if e.status == "failed":
+            lines += ["         " + m for m in _failure_lines(e)]
+    if result.error:
+        lines.append(f"  run stopped early: {result.error}")
+    if result.run.startswith("short"):
+        lines.append(f"  ({result.run}: no graded cell depends on them; --full runs every cell)")
+    counts = {s: sum(e.status == s for e in result.exercises) for s in SYMBOL}
+    lines.append(f"  {counts['passed']} passed, {counts['failed']} failed, {counts['not attempted']} not attempted"
+                 f"  —  score {result.score:g}/{result.max_score:g}")
+    if not hidden:
+        lines.append("  Hidden tests not run: your instructor runs them when grading (in the course repository,\n"
+                     "  add --hidden to run them without seeing them).")
+    return "\n".join(lines)
+
+
+def _failure_lines(e) -> list[str]:
+    """The test's message, then what the run raised (at most six lines), each distinct line once."""
+    seen: set[str] = set()
+    out = []
+    for prefix, text, most in (("", e.message or "", None), ("as raised: ", e.detail or "", 6)):
+        shown = 0
+        for line in text.splitlines():
+            key = line.strip()
+            if not key or key in seen:
+                continue
+            if most is not None and shown == most:
+                break
+            seen.add(key)
+            out.append(prefix + line)
+            shown += 1
+    return out
+
+
+def exit_code(result: NotebookResult) -> int:
+    """0: all passed; 1: something failed (or the run broke); 3: nothing failed but some not attempted."""
+    if result.error or any(e.status == "failed" for e in result.exercises):
+        return 1
+    if any(e.status == "not attempted" for e in result.exercises):
+        return 3
+    return 0
+
+
+def run(args) -> int:
+    path = Path(args.notebook)
+    if not path.is_file():
+        raise UserError(f"no such notebook: {path}")
+    hidden = args.hidden
+    if hidden and not hidden_available(path):
+        print(no_hidden_note(path))
+        hidden = False
+    result = check(path, hidden=hidden, seed=args.seed, full=args.full)
+    print(report(result, hidden))
+    return exit_code(result)

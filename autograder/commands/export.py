@@ -1,0 +1,158 @@
+"""``autograder export``: the grades as CSV, through nbgrader's own extension point for exports.
+
+Two layouts: one row per student and assignment (score, lateness, penalty, final score, what
+went wrong), or ``--format canvas``, the gradebook import Canvas expects (one row per student,
+one column per assignment, a *Points Possible* row; Canvas matches rows by its own user ID,
+which the roster, or the gradebook's ``lms_user_id``, gives for each student id).
+
+Every student gets a row for every assignment the gradebook knows, submitted or not: the
+students of the gradebook's students table (``nbgrader db student add/import``, and everyone
+graded) and, with ``--roster``, every student of the roster (:mod:`autograder.adapters.roster`).  A
+student with no submission gets 0 of the assignment's points and the note ``no submission``,
+so a missing submission is never a missing row that an LMS import would skip silently.
+
+:class:`GradesExport` is an nbgrader ``ExportPlugin``; ``nbgrader_config.py`` makes it
+``ExportApp.plugin_class``, so ``nbgrader export`` writes the same file (its roster:
+``--GradesExport.roster=roster.csv``).  Beside nbgrader's scores (manual overrides included)
+and the late penalty grading recorded, each row says where the submission time came from and
+what went wrong or was tampered with, from the result store.
+"""
+
+from __future__ import annotations
+
+import csv
+import sys
+
+from nbgrader.api import Gradebook, MissingEntry
+from nbgrader.plugins import ExportPlugin
+from traitlets import Unicode
+
+from autograder.adapters import roster
+from autograder.grading.store import ResultStore
+from autograder.values import course
+from autograder.values.errors import UserError
+
+COLUMNS = ["assignment", "student", "score", "max_score", "timestamp", "timestamp_source", "days_late",
+           "late_penalty", "final_score", "notes"]
+NO_SUBMISSION = "no submission"
+
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def cell(value):
+    """A CSV cell a spreadsheet shows as text: a string that would start a formula (an id, a note naming a
+    file a learner chose) gets a leading apostrophe, as OWASP advises against CSV injection; numbers stay."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+class GradesExport(ExportPlugin):
+    """nbgrader's export plugin for this course: one row per student and assignment (see the module's docstring)."""
+
+    roster = Unicode("", help="roster CSV (see autograder.adapters.roster): its students are exported too").tag(config=True)
+
+    def students(self, gradebook: Gradebook, extra: tuple[str, ...] = ()) -> list[str]:
+        """Every student to export: the gradebook's students table, then the roster's, once each."""
+        found = [s.id for s in gradebook.students]
+        found += [s for s in extra if s not in found]
+        return [s for s in found if not self.student or s in self.student]
+
+    def rows(self, gradebook: Gradebook, students: tuple[str, ...] = ()) -> list[dict]:
+        store = ResultStore(course.find_root())
+        if not students and self.roster:
+            students = roster.read(self.roster).students
+        everyone = self.students(gradebook, students)
+        rows = []
+        for a in gradebook.assignments:
+            if self.assignment and a.name not in self.assignment:
+                continue
+            for student in everyone:
+                try:
+                    sub = gradebook.find_submission(a.name, student)
+                except MissingEntry:
+                    rows.append({"assignment": a.name, "student": student, "score": 0.0,
+                                 "max_score": a.max_score, "timestamp": "", "timestamp_source": "",
+                                 "days_late": 0.0, "late_penalty": 0.0, "final_score": 0.0,
+                                 "notes": NO_SUBMISSION})
+                    continue
+                notes, sources, late_s = [], set(), 0.0
+                for nb in a.notebooks:
+                    r = store.get(a.name, student, nb.name)
+                    if r is not None:
+                        notes += ([r.error] if r.error else []) + r.tampering + r.notes
+                        sources.add(r.submitted_at_source)
+                        late_s = max(late_s, r.seconds_late)
+                penalty = float(sub.late_submission_penalty or 0.0)
+                rows.append({"assignment": a.name, "student": student, "score": sub.score,
+                             "max_score": sub.max_score, "timestamp": sub.timestamp or "",
+                             "timestamp_source": "; ".join(sorted(x for x in sources if x)),
+                             "days_late": round(late_s / 86400, 3), "late_penalty": penalty,
+                             "final_score": max(0.0, sub.score - penalty), "notes": "; ".join(notes)})
+        return rows
+
+    def export(self, gradebook: Gradebook, students: tuple[str, ...] = ()) -> None:
+        rows = self.rows(gradebook, students)
+        with open(self.to or "grades.csv", "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=COLUMNS)
+            w.writeheader()
+            w.writerows({k: cell(v) for k, v in row.items()} for row in rows)
+        print(f"wrote {len(rows)} row(s) to {self.to or 'grades.csv'}")
+        _say_missing(rows)
+
+
+def _say_missing(rows: list[dict]) -> None:
+    missing = [f"{r['student']} ({r['assignment']})" for r in rows if r["notes"] == NO_SUBMISSION]
+    if missing:
+        print(f"{len(missing)} with no submission, exported as 0: {', '.join(missing[:10])}"
+              + (" ..." if len(missing) > 10 else ""))
+
+
+CANVAS_HEAD = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
+
+
+def canvas_rows(rows: list[dict], lms_ids: dict[str, str], names: dict[str, str] | None = None,
+                sections: dict[str, str] | None = None) -> list[list]:
+    """Canvas's gradebook import: a header, *Points Possible*, then a row per student (final scores).
+
+    ``lms_ids``: student id -> Canvas user ID; ``names`` and ``sections``: what Canvas shows, where known."""
+    assignments = sorted({r["assignment"] for r in rows})
+    maxima = {a: max(float(r["max_score"]) for r in rows if r["assignment"] == a) for a in assignments}
+    by_student: dict[str, dict] = {}
+    for r in rows:
+        by_student.setdefault(r["student"], {})[r["assignment"]] = r["final_score"]
+    names, sections = names or {}, sections or {}
+    out = [CANVAS_HEAD + assignments, ["Points Possible", "", "", "", ""] + [maxima[a] for a in assignments]]
+    for student in sorted(by_student):
+        out.append([names.get(student, student), lms_ids.get(student, ""), student, student,
+                    sections.get(student, "")] + [by_student[student].get(a, 0.0) for a in assignments])
+    return out
+
+
+def run(args) -> int:
+    root = course.find_root()
+    db_url = course.gradebook_url(root)
+    db = course.gradebook_file(db_url)
+    if db is not None and not db.is_file():
+        raise UserError(f"no gradebook in {root} ({db.name}): run `autograder grade` first, then export")
+    listed = roster.read(args.roster) if getattr(args, "roster", None) else None
+    students = listed.students if listed else ()
+    with Gradebook(db_url) as gb:
+        plugin = GradesExport(to=args.to)
+        if getattr(args, "format", "rows") != "canvas":
+            plugin.export(gb, students)
+            return 0
+        rows = plugin.rows(gb, students)
+        lms_ids = {s.id: s.lms_user_id for s in gb.students if s.lms_user_id}
+    if listed:
+        lms_ids.update(listed.lms_of)
+    table = canvas_rows(rows, lms_ids, listed.names if listed else None, listed.sections if listed else None)
+    with open(args.to, "w", newline="") as f:
+        csv.writer(f).writerows([cell(v) for v in row] for row in table)
+    missing = [r[2] for r in table[2:] if not r[1]]
+    print(f"wrote {len(table) - 2} student row(s) for Canvas to {args.to}")
+    _say_missing(rows)
+    if missing:
+        print(f"no Canvas ID for {len(missing)} student(s) (give --roster): {', '.join(missing[:10])}", file=sys.stderr)
+    return 0

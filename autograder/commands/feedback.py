@@ -1,0 +1,229 @@
+"""``autograder feedback``, and the same feedback inside nbgrader (:class:`LearnerFeedback`).
+
+Stock ``nbgrader generate_feedback`` renders the autograded notebook as it is,
+hidden tests included (nbgrader issue 917).  Here the feedback notebook keeps
+only the visible part of every test cell and opens with a table of each exercise's
+result and the concept to revisit, under the notebook's score, late penalty and final score.
+
+Once a hidden test has run in the kernel, the learner's code could read its source
+(``In``, ``linecache``, frames, memory) and print it in any form.  So the feedback shows
+the grading run's outputs only for the cells that ran before the first hidden test; after
+it, every cell's outputs are withheld and each test cell shows the grader's verdict, built
+from trusted text alone (:mod:`autograder.values.messages`).  Outputs carry no active content
+(:mod:`autograder.values.outputs`); each figure is shown with alternative text.
+
+Markdown reaches the graded notebook from the submission and is kept there as inert text.  A
+Markdown cell whose text is the instructor's own (a cell of the release, such as a folded hint)
+is shown rendered, as the notebook shows it; whatever the learner wrote stays text.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from pathlib import Path
+
+import nbformat
+from nbgrader.preprocessors import NbGraderPreprocessor
+from traitlets import List
+
+from autograder.grading.store import ResultStore
+from autograder.values import course, learner_view, outputs
+from autograder.values.errors import UserError
+from autograder.values.records import NotebookResult
+
+
+def _points(x: float) -> str:
+    return f"{round(x, 2):g}"
+
+
+def score_lines(result: NotebookResult) -> list[str]:
+    """The score as the learner's grade is made: raw score, late penalty, final score, days late, extension."""
+    days = result.seconds_late / 86400
+    extension = float(getattr(result, "extension_hours", 0.0) or 0.0)
+    rows = [("Score", f"{_points(result.score)} / {_points(result.max_score)}"),
+            ("Late penalty", f"−{_points(result.late_penalty)}" if result.late_penalty else "0"),
+            ("Final score", f"**{_points(result.final_score)} / {_points(result.max_score)}**"),
+            ("Days late", f"{days:.2f}" if days > 0 else "0 (on time)")]
+    if extension > 0:
+        rows.append(("Extension", f"{extension:g} hours (the days late count from your extended due date)"))
+    return ["| | |", "|---|---|", *(f"| **{name}:** | {value} |" for name, value in rows)]
+
+
+def summary_markdown(result: NotebookResult) -> str:
+    lines = [f"# Feedback: {html.escape(result.assignment)}/{html.escape(result.notebook)}", "",
+             *score_lines(result), "",
+             "| exercise | result | points | what to look at |", "|---|---|---|---|"]
+    for e in result.exercises:
+        what = e.hint or ("" if e.status == "passed" else e.message.splitlines()[0] if e.message else "")
+        lines.append(f"| {html.escape(e.title or e.id)} | {e.status} | {e.score:g}/{e.points:g} | "
+                     f"{html.escape(what).replace('|', '/')} |")
+    if result.error:
+        lines += ["", f"The run stopped early: {html.escape(result.error)}"]
+    return "\n".join(lines)
+
+
+def trusted_markdown(root: Path, assignment: str, notebook: str) -> dict[str, str]:
+    """The instructor's Markdown cells of a notebook's release, keyed by the inert text a graded
+    notebook holds for them (:func:`autograder.values.outputs.inert_markdown`); empty when there is no source."""
+    path = course.Assignment(assignment, root).solution(notebook)
+    if not path.is_file() or path.parent.parent != course.folder(root, "source"):
+        return {}
+    learner = learner_view.pristine_release(course.read(path), root)
+    return {outputs.inert_markdown(c.source): c.source for c in learner.cells
+            if c.cell_type == "markdown" and not course.is_solution(c)}
+
+
+def _markdown(nb: nbformat.NotebookNode, trusted: dict[str, str]) -> None:
+    """The instructor's Markdown rendered as written; the learner's shown as text."""
+    for cell in nb.cells:
+        if cell.cell_type != "markdown":
+            continue
+        if cell.source in trusted:
+            cell.source = trusted[cell.source]
+        elif course.is_solution(cell):
+            # a written answer comes from the submission as it is: make it inert (once, whatever it held)
+            cell.source = outputs.inert_markdown(html.unescape(cell.source))
+
+
+def _alts(nb: nbformat.NotebookNode) -> dict[int, list[str]]:
+    """Each code cell's figure descriptions from the outputs' metadata, in output order (before cleaning
+    drops the metadata): ``metadata.alt`` or ``metadata[mime].alt``."""
+    found: dict[int, list[str]] = {}
+    for i, cell in enumerate(nb.cells):
+        if cell.get("cell_type") != "code":
+            continue
+        for out in cell.get("outputs") or []:
+            if not isinstance(out, dict) or out.get("output_type") not in ("display_data", "execute_result"):
+                continue
+            meta = out.get("metadata") if isinstance(out.get("metadata"), dict) else {}
+            alt = meta.get("alt")
+            for mime in ("image/png", "image/jpeg"):
+                if not isinstance(alt, str) and isinstance(meta.get(mime), dict):
+                    alt = meta[mime].get("alt")
+            found.setdefault(i, []).append(alt if isinstance(alt, str) else "")
+    return found
+
+
+def _figures(nb: nbformat.NotebookNode, alts: dict[int, list[str]]) -> None:
+    """Every image output as an ``<img>`` with alternative text: its own, else "figure N of cell M".
+
+    The tag is built here from the image's checked base64 data and escaped text, so it carries
+    nothing the learner's kernel wrote but the picture."""
+    for i, cell in enumerate(nb.cells):
+        if cell.cell_type != "code":
+            continue
+        shown = 0
+        displays = [o for o in cell.outputs if o.get("output_type") == "display_data"]
+        for k, out in enumerate(displays):
+            data = out.get("data") or {}
+            mime = next((m for m in ("image/png", "image/jpeg") if m in data), None)
+            if mime is None:
+                continue
+            shown += 1
+            given = (alts.get(i) or [])[k:k + 1]
+            alt = " ".join((given[0] if given else "").split())[:300] or f"figure {shown} of cell {i + 1}"
+            b64 = "".join(str(data[mime]).split())
+            out["data"] = {"text/html": f'<img src="data:{mime};base64,{b64}" alt="{html.escape(alt)}">',
+                           "text/plain": f"[{alt}]"}
+
+WITHHELD = ("Outputs are shown up to the first hidden test. After it, code in the notebook could read "
+            "the hidden tests, so what the cells printed is not shown here: each test cell shows the "
+            "grader's verdict instead. Run your notebook to see its outputs.")
+
+
+def feedback_notebook(nb: nbformat.NotebookNode, result: NotebookResult | None,
+                      trusted: dict[str, str] | None = None, marks: course.Markers = course.Markers()
+                      ) -> nbformat.NotebookNode:
+    """The learner's feedback notebook from a graded one (``trusted``: :func:`trusted_markdown`; ``marks``:
+    the course's :func:`~autograder.values.course.markers`)."""
+    nb = nbformat.from_dict(json.loads(json.dumps(nb)))
+    alts = _alts(nb)
+    nb = outputs.clean_notebook(nb, 16 << 20)
+    _markdown(nb, trusted or {})
+    _figures(nb, alts)
+    by_ex = {e.id: e for e in result.exercises} if result is not None else {}
+    first_hidden = next((i for i, c in enumerate(nb.cells)
+                         if c.cell_type == "code" and marks.hides_tests(c.source)), len(nb.cells))
+    for i, cell in enumerate(nb.cells):
+        if cell.cell_type != "code":
+            continue
+        if course.is_tests(cell):
+            cell.source = learner_view.visible_source(cell).rstrip()
+        if i < first_hidden:
+            for out in cell.outputs:
+                if out.get("output_type") == "error":
+                    out["traceback"] = [f"{out.get('ename', 'Error')}: {out.get('evalue', '')}"]
+            continue
+        cell.outputs = []
+        r = by_ex.get(course.exercise_of(cell) or "")
+        if course.is_tests(cell) and r is not None and r.status != "passed":
+            text = r.message or r.status
+            cell.outputs = [nbformat.v4.new_output("error", ename="TestFailed", evalue=text,
+                                                   traceback=[f"TestFailed: {line}" for line in text.splitlines()])]
+    if result is not None:
+        cells = [nbformat.v4.new_markdown_cell(summary_markdown(result))]
+        if first_hidden < len(nb.cells):
+            cells.append(nbformat.v4.new_markdown_cell(f"*{WITHHELD}*"))
+        nb.cells[0:0] = cells
+    return nb
+
+
+def render_html(nb: nbformat.NotebookNode) -> str:
+    from nbconvert import HTMLExporter
+
+    exporter = HTMLExporter(template_name="lab")
+    body, _ = exporter.from_notebook_node(nb)
+    return body
+
+
+def run(args) -> int:
+    root = course.find_root()
+    store = ResultStore(root)
+    base = course.folder(root, "autograded")
+    graded = sorted(base.glob("*/*/*.ipynb"))
+    if not graded:
+        raise UserError(f"nothing graded yet ({base.name}/ holds no notebook): run `autograder grade` first")
+    chosen = [p for p in graded if (not args.assignments or p.parent.name in args.assignments)
+              and (not args.student or p.parent.parent.name in args.student)]
+    if not chosen:
+        which = " ".join([*(args.assignments or []), *(f"--student {s}" for s in args.student or [])])
+        raise UserError(f"nothing graded for {which}: run `autograder grade {which}` first")
+    trusted: dict[tuple[str, str], dict[str, str]] = {}
+    marks = course.markers(root)
+    for path in chosen:
+        student, assignment = path.parent.parent.name, path.parent.name
+        if (assignment, path.stem) not in trusted:
+            trusted[assignment, path.stem] = trusted_markdown(root, assignment, path.stem)
+        nb = nbformat.read(str(path), as_version=4)
+        fb = feedback_notebook(nb, store.get(assignment, student, path.stem), trusted[assignment, path.stem],
+                               marks)
+        out = course.folder(root, "feedback", student, assignment, f"{path.stem}.html")
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(render_html(fb), encoding="utf-8")
+    print(f"wrote {len(chosen)} feedback file(s) under {course.folder(root, 'feedback').name}/")
+    return 0
+
+
+class LearnerFeedback(NbGraderPreprocessor):
+    """nbgrader's extension point for the same feedback: a preprocessor for ``GenerateFeedback``.
+
+    ``nbgrader_config.py`` adds it to ``GenerateFeedback.preprocessors``, so the formgrader's
+    *Generate Feedback* button and ``nbgrader generate_feedback`` (whose files
+    ``nbgrader release_feedback`` hands out) show learners what ``autograder feedback`` shows.
+    """
+
+    # nbconvert's HTML exporter configures ``NbConvertBase.display_data_priority`` for every
+    # preprocessor; nbgrader's base class redeclares the trait without ``config=True``, and
+    # traitlets then warns that the option is not recognised.  Declared configurable, as
+    # nbgrader's ``GetGrades`` does (this step never reads it).
+    display_data_priority = List(["text/html", "application/pdf", "text/latex", "image/svg+xml", "image/png",
+                                  "image/jpeg", "text/plain"]).tag(config=True)
+
+    def preprocess(self, nb, resources):
+        info = resources.get("nbgrader", {})
+        root = course.find_root()
+        assignment, notebook = info.get("assignment", ""), info.get("notebook", "")
+        result = ResultStore(root).get(assignment, info.get("student", ""), notebook)
+        trusted = trusted_markdown(root, assignment, notebook) if assignment and notebook else {}
+        return feedback_notebook(nb, result, trusted, course.markers(root)), resources

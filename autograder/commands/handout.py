@@ -1,0 +1,201 @@
+"""``autograder handout``: the student pack, everything a learner needs and nothing a grader hides.
+
+A pack holds the released notebooks with their support files, a pristine copy of each under
+``.release/`` (what ``check`` compares an edited notebook with), the ``autograder`` package
+(the learner side: ``check``, ``progress``, the kernel set-up; it holds no course content),
+the install files, an ``nbgrader_config.py`` whose source folder is ``.release`` and a short
+README.  It holds no ``solutions/``, no hidden test, no solution region and no reference
+data: every notebook in it is nbgrader's own release (``generate_assignment``), and
+:func:`leaks` scans a pack for any line of a solution region or hidden-test block.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+import zipfile
+from pathlib import Path
+
+from autograder import PACKAGE_DIR
+from autograder.adapters import generate
+from autograder.commands import release
+from autograder.values import course, learner_view, support
+from autograder.values.errors import UserError
+
+PRISTINE = ".release"
+
+CONFIG = '''"""A student pack of the course: notebooks/ is yours to edit; .release/ keeps the notebooks as handed out."""
+import os
+
+c = get_config()  # noqa: F821 - provided by nbgrader
+
+c.CourseDirectory.root = os.path.dirname(os.path.abspath(__file__))
+c.CourseDirectory.course_id = "pytorch-course"
+c.CourseDirectory.source_directory = ".release"
+c.CourseDirectory.release_directory = "notebooks"
+# what ships beside a notebook is the files it lists (autograder.values.support), nothing else of .release/
+from autograder.values.support import nbgrader_ignores  # noqa: E402
+
+c.CourseDirectory.ignore = [".ipynb_checkpoints", "*.pyc", "__pycache__", "feedback", ".cache",
+                            *nbgrader_ignores(c.CourseDirectory.root, ".release")]
+c.Execute.timeout = 300
+from autograder.values.wire import KERNEL_ARGS  # noqa: E402
+
+c.Execute.extra_arguments = list(KERNEL_ARGS)
+'''
+
+README = """# PyTorch course: your notebooks
+
+{listing}
+
+## Set up (once)
+
+```bash
+python3 -m venv .venv
+.venv/bin/pip install -e .          # torch, JupyterLab, nbgrader and the course's checker
+```
+
+(With conda: `conda env create -f environment.yml`, then `conda activate pytorch-course`.)
+
+## Work
+
+```bash
+.venv/bin/jupyter lab notebooks/
+```
+
+Each exercise has an answer cell (replace the `raise NotImplementedError`) and a locked test
+cell below it: run it to check your answer. The **Validate** button runs the whole notebook the
+way the grader does.
+
+## Check before you hand in
+
+```bash
+.venv/bin/python -m autograder check notebooks/01_tensors/01_tensors.ipynb
+.venv/bin/python -m autograder progress          # every notebook at once
+```
+
+These run the **visible** tests. The hidden tests, which decide the grade, are run by your
+instructor; they check the same concepts on other inputs, so a correct answer passes both.
+
+## Start a notebook again
+
+```bash
+.venv/bin/python -m autograder release 01_tensors   # a fresh notebooks/01_tensors/
+```
+
+Your own copy is never lost: if you changed it, it is first renamed to
+`01_tensors.mine-TIME.ipynb` beside the fresh one (the command prints where), and `check`
+still recognises it.
+
+## Hand in
+
+Hand in the notebook file itself (`notebooks/NN_topic/NN_topic.ipynb`), as your course says:
+through JupyterLab's *Assignment List* (nbgrader's *Submit*) or by uploading the file to your
+course's site. Do not rename it.
+"""
+
+
+def write_pack(names: list[str] | None, to: Path, root: Path | None = None) -> Path:
+    """Write the student pack for ``names`` (all assignments by default) to the folder or ``.zip`` ``to``."""
+    root = root or course.find_root()
+    names = course.assignment_names(root, names)
+    to = Path(to)
+    if to.suffix == ".zip":
+        with tempfile.TemporaryDirectory() as tmp:
+            folder = _fill(Path(tmp) / "pack", names, root)
+            to.parent.mkdir(parents=True, exist_ok=True)
+            with zipfile.ZipFile(to, "w", zipfile.ZIP_DEFLATED) as z:
+                for p in sorted(folder.rglob("*")):
+                    if p.is_file():
+                        z.write(p, Path(to.stem) / p.relative_to(folder))
+        return to
+    if to.exists() and (not to.is_dir() or any(to.iterdir())):
+        raise UserError(f"{to} exists and is not an empty folder: name a new folder (or a .zip) with --to")
+    return _fill(to, names, root)
+
+
+def _fill(dest: Path, names: list[str], root: Path) -> Path:
+    dest.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        # nbgrader's own generate_assignment, fresh from solutions/: never a copy a learner may have edited
+        generate.generate(names, root, Path(tmp), db_url=course.sqlite_url(Path(tmp) / "gradebook.db"))
+        for name in names:
+            src = Path(tmp) / name
+            shutil.copytree(src, dest / "notebooks" / name, ignore=shutil.ignore_patterns("__pycache__"))
+            shutil.copytree(src, dest / PRISTINE / name, ignore=shutil.ignore_patterns("__pycache__"))
+            # what this release wrote, so that `autograder release` in the pack keeps a learner's edits aside
+            release.write_record(dest / "notebooks", {name: release.fingerprints(src)})
+    shutil.copytree(PACKAGE_DIR, dest / "autograder", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    for f in ("pyproject.toml", "environment.yml"):
+        if (root / f).is_file():
+            shutil.copy(root / f, dest / f)
+    (dest / "nbgrader_config.py").write_text(CONFIG)
+    listing = "\n".join(f"- `notebooks/{n}/`" for n in names)
+    (dest / "README.md").write_text(README.format(listing=listing))
+    return dest
+
+
+def secret_lines(root: Path) -> set[str]:
+    """Every line of six characters or more (comments aside) of the course's solution regions and
+    hidden-test blocks that a learner could not read elsewhere: lines that the released notebooks, the
+    support files they list or the ``autograder`` package also hold (an ``optimizer.step()`` the prose
+    shows too) are left out."""
+    found: set[str] = set()
+    public: list[str] = []
+    marks = course.markers(root)
+    for a in course.assignments(root):
+        for name in a.notebooks():
+            solution = course.read(a.solution(name))
+            public += [cell.source for cell in learner_view.pristine_release(solution, root).cells]
+            for cell in solution.cells:
+                inside = False
+                for line in cell.source.splitlines():
+                    text = line.strip()
+                    if marks.opens(text):
+                        inside = True
+                        continue
+                    if marks.closes(text):
+                        inside = False
+                        continue
+                    if inside and len(text) >= 6 and not text.startswith("#"):
+                        found.add(text)
+        public += [(a.solution_dir / f).read_text(errors="replace") for f in support.listed(a.solution_dir)]
+    public += [f.read_text(errors="replace") for f in Path(PACKAGE_DIR).rglob("*.py")]
+    text = "\n".join(public)
+    return {line for line in found if line not in text}
+
+
+def leaks(pack: Path, root: Path) -> list[str]:
+    """The files of a pack (a folder or a .zip) holding a line of a solution region or hidden-test block:
+    every file is read whole, whatever its name or kind (an archive inside the pack is read as it is
+    stored, not unpacked)."""
+    secrets = secret_lines(root)
+    texts: dict[str, str] = {}
+    pack = Path(pack)
+    if pack.suffix == ".zip":
+        with zipfile.ZipFile(pack) as z:
+            for info in z.infolist():
+                texts[info.filename] = z.read(info).decode("utf-8", "replace")
+    else:
+        for p in pack.rglob("*"):
+            if p.is_file():
+                texts[str(p.relative_to(pack))] = p.read_text(errors="replace")
+    found = []
+    for name, text in texts.items():
+        hit = next((line for line in secrets if line in text), None)
+        if hit is not None:
+            found.append(f"{name}: {hit[:80]}")
+    return found
+
+
+def run(args) -> int:
+    to = write_pack(args.assignments or None, Path(args.to))
+    problems = leaks(to, course.find_root())
+    if problems:
+        if to.is_dir():
+            shutil.rmtree(to)
+        else:
+            to.unlink()
+        raise SystemExit("the pack holds solution or hidden-test lines (not handed out):\n" + "\n".join(problems))
+    print(f"wrote the student pack {to}")
+    return 0

@@ -1,0 +1,268 @@
+"""The execution seam: run one notebook in a fresh Jupyter kernel and return it with outputs.
+
+Everything that runs learner code goes through :func:`execute`.  The sandbox
+(:mod:`autograder.sandbox.launch`) wraps the kernel process; the caller decides what
+the verdicts are from the outputs, outside the kernel.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+import subprocess
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import nbformat
+
+from autograder import PACKAGE_DIR
+from autograder.sandbox.kernel_client import limited_client_class
+from autograder.values import course, timing, wire
+
+# around every test cell: the cell leaves the global generators as it found them (autograder.probe)
+HOLD_GENERATORS = wire.call("autograder.probe.hold_generators")
+RELEASE_GENERATORS = wire.call("autograder.probe.release_generators")
+
+
+def kernel_arguments(root: Path | None = None) -> list[str]:
+    """The kernel's extra arguments, as the course's ``nbgrader_config.py`` sets them for nbgrader's own
+    runs (``Execute.extra_arguments``), so stock nbgrader and this grader start kernels alike."""
+    from autograder.values import course
+
+    try:
+        cfg = course.config(root or course.find_root())
+        args = cfg.Execute.extra_arguments if "extra_arguments" in cfg.Execute else None
+    except (FileNotFoundError, OSError):
+        args = None
+    return list(args) if args else list(wire.KERNEL_ARGS)
+
+
+@dataclass
+class Limits:
+    """Resource limits for one notebook run (see docs/security.md)."""
+
+    cell_timeout: float = 300.0  # seconds of wall clock per cell
+    notebook_timeout: float = 900.0  # seconds of wall clock for the whole notebook
+    startup_timeout: float = 60.0  # seconds for the kernel to start
+    memory_mb: int = 6144  # address space of the kernel process tree
+    max_processes: int = 256  # processes and threads of the sandbox user
+    max_file_mb: int = 256  # largest file the notebook may write
+    max_output_kb: int = 1024  # stream and display output kept per cell
+    max_notebook_output_kb: int = 16384  # output kept for the whole notebook
+
+    @classmethod
+    def from_env(cls) -> "Limits":
+        lim = cls()
+        for f in lim.__dataclass_fields__:
+            v = os.environ.get(f"AUTOGRADER_LIMIT_{f.upper()}")
+            if v:
+                setattr(lim, f, type(getattr(lim, f))(v))
+        return lim
+
+
+@dataclass
+class ExecResult:
+    nb: nbformat.NotebookNode
+    error: str | None = None  # why the run stopped early (kernel died, timeout, ...)
+    seconds: float = 0.0
+    probes: dict[int, str] = field(default_factory=dict)  # cell index -> what its probe expression gave
+    abandoned: str | None = None  # why a short run stopped so that the notebook runs in full
+    cell_seconds: dict[int, float] = field(default_factory=dict)  # code cell index -> seconds it ran
+
+
+def launch_env(extra: dict[str, str]) -> dict[str, str]:
+    """The environment a kernel starts with (outside the sandbox, which keeps only part of it)."""
+    env = dict(os.environ)
+    # the kernel imports the autograder package this process runs, not another installed copy
+    pkg = os.path.dirname(PACKAGE_DIR)
+    env["PYTHONPATH"] = os.pathsep.join([pkg] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
+    env.setdefault("MPLBACKEND", "module://matplotlib_inline.backend_inline")
+    env["PYTHONWARNINGS"] = env.get("PYTHONWARNINGS", "")
+    env.update(extra)
+    return env
+
+
+def work_folder(sandbox, prefix: str):
+    """A fresh working folder for one run, removed after: the sandbox's own (its zygote sees only
+    that), or a temporary one when nothing is sandboxed."""
+    import contextlib
+    import tempfile
+
+    if sandbox is not None:
+        return sandbox.work_folder(prefix)
+
+    @contextlib.contextmanager
+    def plain():
+        with tempfile.TemporaryDirectory(prefix=prefix) as tmp:
+            yield Path(tmp)
+
+    return plain()
+
+
+def execute(nb: nbformat.NotebookNode, cwd: os.PathLike, *, env: dict[str, str] | None = None,
+            limits: Limits | None = None, sandbox: "object | None" = None,
+            probes: dict[int, str] | None = None) -> ExecResult:
+    """Run ``nb`` top to bottom in a fresh kernel with working directory ``cwd``.
+
+    A code cell marked skipped (:func:`skip_reason`) is not run; it gets a note instead.
+    A test cell leaves the global random-number generators as it found them, so that how far
+    it got (a released stub stops at its first assert) never shifts what later cells draw.
+    ``probes`` maps a cell index (or ``len(nb.cells)``, the end) to a Python expression evaluated
+    silently just before that cell runs; what it gives is in ``ExecResult.probes``.
+
+    Never raises for what the notebook does: a cell error stays in that cell's
+    outputs, and a dead or hung kernel ends the run with ``ExecResult.error`` set,
+    keeping the outputs of every cell that finished before.
+    """
+    from nbclient.exceptions import CellTimeoutError, DeadKernelError
+
+    limits = limits or Limits()
+    nb = copy.deepcopy(nb)
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            cell.outputs = []
+            cell.execution_count = None
+    client = limited_client_class()(
+        nb,
+        timeout=limits.cell_timeout,
+        startup_timeout=max(1, int(limits.startup_timeout)),
+        kernel_name="python3",
+        allow_errors=True,
+        interrupt_on_timeout=False,
+        record_timing=False,
+        # every output is in by now: kill the kernel instead of waiting for it to wind down
+        shutdown_kernel="immediate",
+        extra_arguments=kernel_arguments(),
+        resources={"metadata": {"path": str(cwd)}},
+    )
+    if sandbox is not None:
+        client.kernel_manager_class = sandbox.prepare(Path(cwd), limits)
+    client.output_budget = limits.max_output_kb * 1024
+    client.notebook_budget = limits.max_notebook_output_kb * 1024
+
+    def on_executed(cell, cell_index, execute_reply):
+        # a kernel that hides its tracebacks still answers 'error': record it
+        content = (execute_reply or {}).get("content", {})
+        if content.get("status") == "error" and not any(o.get("output_type") == "error" for o in cell.outputs):
+            _append_error(cell, str(content.get("ename", "Error"))[:100], str(content.get("evalue", ""))[:400])
+
+    client.on_cell_executed = on_executed
+    result = ExecResult(nb)
+    start = time.monotonic()
+    deadline = start + limits.notebook_timeout
+    try:
+        started = time.perf_counter()
+        with client.setup_kernel(env=launch_env(env or {}), cwd=str(cwd), stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.DEVNULL):
+            timing.record("kernel start (sandbox + ipykernel ready)", time.perf_counter() - started)
+            for index, cell in enumerate(nb.cells):
+                if cell.cell_type != "code":
+                    continue
+                if skip_reason(cell):
+                    said = skip_cell(client, cell, limits.cell_timeout)
+                    if said != "ok":
+                        result.abandoned = f"cell {index}: {said}"[:300]
+                        break
+                    continue
+                if probes and index in probes:
+                    result.probes[index] = probe(client, probes[index], limits.cell_timeout)
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    result.error = f"notebook time limit of {limits.notebook_timeout:.0f} s reached"
+                    break
+                client.timeout = max(1, int(min(limits.cell_timeout, remaining)))
+                client.start_cell_budget()
+                try:
+                    began = time.monotonic()
+                    with timing.phase(cell_class(cell)):
+                        run_cell(client, cell, index, limits.cell_timeout)
+                    result.cell_seconds[index] = time.monotonic() - began
+                except CellTimeoutError:
+                    _append_error(cell, "CellTimeoutError",
+                                  f"cell ran longer than {client.timeout:.0f} s and was stopped")
+                    result.error = f"a cell ran past its time limit ({client.timeout:.0f} s)"
+                    break
+                except DeadKernelError:
+                    if client.flooded:
+                        _append_error(cell, "OutputLimitExceeded",
+                                      f"the cell printed more than {client.flooded >> 10} KiB and was stopped")
+                        result.error = f"a cell's output passed its limit ({limits.max_output_kb} KiB) and was stopped"
+                    else:
+                        _append_error(cell, "DeadKernelError", "the kernel died while running this cell")
+                        result.error = "the kernel died (crash, os._exit, or a resource limit)"
+                    break
+            else:
+                if probes and len(nb.cells) in probes:
+                    result.probes[len(nb.cells)] = probe(client, probes[len(nb.cells)], limits.cell_timeout)
+    except (RuntimeError, TimeoutError, DeadKernelError, OSError) as exc:
+        if result.error is None:
+            result.error = f"the kernel could not run the notebook: {type(exc).__name__}: {exc}"[:500]
+    except Exception as exc:  # nbclient/zmq failures on a misbehaving kernel
+        if result.error is None:
+            result.error = f"execution failed: {type(exc).__name__}: {exc}"[:500]
+    finally:
+        if sandbox is not None:
+            sandbox.cleanup()
+        ctx = getattr(client, "zmq_context", None)
+        if ctx is not None:
+            ctx.destroy(linger=0)
+    result.seconds = time.monotonic() - start
+    return result
+
+
+def skip_reason(cell) -> str:
+    """Why the grader does not run this cell ("" when it runs): set by the short run only
+    (:func:`autograder.shortrun.mark`), with, optionally, an expression to evaluate in its place
+    (``then``) that must give ``"ok"``, or the run is abandoned."""
+    return str(cell.get("metadata", {}).get("autograder", {}).get("skipped", "") or "")
+
+
+def skip_cell(client, cell, timeout: float) -> str:
+    """Stand in for a cell the short run skips: its note as output, and what the skipped stretch
+    would have done that must still happen (its ``then``: moving the generators).  "ok", or why
+    the run must be abandoned."""
+    cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text=skip_reason(cell))]
+    then = cell.metadata["autograder"].pop("then", None)
+    return probe(client, then, timeout) if then else "ok"
+
+
+def run_cell(client, cell, index: int, timeout: float) -> None:
+    """Run one code cell as grading does: a test cell leaves the global generators as it found them."""
+    neutral = course.is_tests(cell)
+    if neutral:
+        probe(client, HOLD_GENERATORS, timeout)
+    client.execute_cell(cell, index)
+    if neutral:
+        probe(client, RELEASE_GENERATORS, timeout)
+
+
+def probe(client, expression: str, timeout: float) -> str:
+    """Evaluate ``expression`` in the kernel without a cell: no output, no history, no execution count."""
+    msg_id = client.kc.execute("", silent=True, store_history=False, user_expressions={"probe": expression},
+                               allow_stdin=False, stop_on_error=False)
+    reply = client.wait_for_reply(msg_id)
+    found = ((reply or {}).get("content", {}).get("user_expressions") or {}).get("probe", {})
+    if found.get("status") != "ok":
+        return f"probe failed: {found.get('ename', 'no reply')}: {str(found.get('evalue', ''))[:200]}"
+    text = found.get("data", {}).get("text/plain", "")
+    try:
+        import ast
+
+        return str(ast.literal_eval(text))
+    except (ValueError, SyntaxError):
+        return text
+
+
+def cell_class(cell) -> str:
+    """What kind of cell this is, for the profile."""
+    if course.is_solution(cell):
+        return "cells: answer cells (student code)"
+    if course.is_tests(cell):
+        return "cells: test cells (visible asserts + hidden observations)"
+    return "cells: the notebook's own code (data, demos, training)"
+
+
+def _append_error(cell, ename: str, evalue: str) -> None:
+    cell.outputs.append(nbformat.v4.new_output("error", ename=ename, evalue=evalue,
+                                               traceback=[f"{ename}: {evalue}"]))

@@ -1,0 +1,48 @@
+"""The term's hidden-test seeds: one per assignment, drawn once and kept with the instructor's files.
+
+Hidden tests draw their inputs from a seed.  Drawn afresh for every ``grade`` run, two batches of
+one assignment would be judged by different tests, and a late student would pay a fresh reference
+run.  So each assignment's seed is drawn the first time it is graded and kept in
+``.autograder/seeds.json`` beside the gradebook (never in a release, a handout pack or feedback);
+``grade --new-seed`` draws a new one for the assignments it grades, which regrades them, and
+``grade --seed N`` grades one run with N without keeping it.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+from autograder.values.files import write_atomic
+
+
+def _path(root: Path) -> Path:
+    return Path(root) / ".autograder" / "seeds.json"
+
+
+def draw() -> int:
+    return random.SystemRandom().randrange(1, 2**31 - 1)
+
+
+def _read(root: Path) -> dict[str, int]:
+    try:
+        found = json.loads(_path(root).read_text())
+    except FileNotFoundError:
+        return {}
+    except (OSError, ValueError) as exc:
+        from autograder.values.errors import UserError
+
+        raise UserError(f"{_path(root)} does not read ({exc}): restore it from a backup, or move it away to "
+                        "draw new seeds (every assignment is then regraded)") from None
+    return {str(k): int(v) for k, v in found.items()} if isinstance(found, dict) else {}
+
+
+def term_seeds(root: Path, assignments: list[str], rotate: bool = False) -> dict[str, int]:
+    """Each assignment's seed for the term, drawing (and keeping) any that is missing, or all with ``rotate``."""
+    seeds = _read(root)
+    fresh = {a: draw() for a in assignments if rotate or a not in seeds}
+    if fresh:
+        seeds.update(fresh)
+        write_atomic(_path(root), json.dumps(seeds, indent=1, sort_keys=True))
+    return {a: seeds[a] for a in assignments}

@@ -1,0 +1,176 @@
+"""A submission, read without trusting it, and the notebook that is run for it.
+
+:func:`merge` rebuilds the notebook to run from the instructor's copy: the learner's answer
+cells and own cells, every test cell restored (tampering is recorded, not silently fixed),
+and each hidden test given its own seed (:func:`arm_hidden_tests`).
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+import shutil
+from pathlib import Path
+
+import nbformat
+
+from autograder import probe
+from autograder.values import course, outputs
+
+MAX_SUPPORT_FILE = 50 * 1024 * 1024
+
+
+MAX_NOTEBOOK_BYTES = 20 * 1024 * 1024
+
+
+
+def read_submission(path: Path) -> tuple[nbformat.NotebookNode | None, str | None]:
+    """Parse a submitted notebook without trusting it; return (notebook, problem)."""
+    try:
+        if path.is_symlink() or not path.is_file():
+            return None, "the submitted notebook is missing"
+        if path.stat().st_size > MAX_NOTEBOOK_BYTES:
+            return None, f"the submitted notebook is larger than {MAX_NOTEBOOK_BYTES >> 20} MiB"
+        text = path.read_text(encoding="utf-8", errors="replace")
+        nb = nbformat.reads(text, as_version=4)
+        if not isinstance(nb.get("cells"), list):
+            return None, "the submitted notebook has no cell list"
+        for cell in nb.cells:
+            if not isinstance(cell, dict) or cell.get("cell_type") not in ("code", "markdown", "raw"):
+                return None, "the submitted notebook has a malformed cell"
+            if not isinstance(cell.get("source", ""), str):
+                cell["source"] = "".join(map(str, cell.get("source", [])))
+            if not isinstance(cell.get("metadata"), dict):
+                cell["metadata"] = nbformat.NotebookNode()
+            nbg = cell["metadata"].get("nbgrader")
+            if nbg is not None and (not isinstance(nbg, dict) or not isinstance(nbg.get("grade_id", ""), str)):
+                cell["metadata"]["nbgrader"] = {"malformed": True}  # run as a plain cell, reported
+        return nb, None
+    except Exception as exc:  # malformed JSON, wrong nbformat, bad encoding
+        return None, f"the submitted notebook could not be read ({type(exc).__name__}: {str(exc)[:200]})"
+
+
+def _meta_signature(cell) -> dict:
+    m = course.nbgrader_meta(cell)
+    return {k: m.get(k) for k in ("grade", "solution", "locked", "points", "task")}
+
+
+def merge(student: nbformat.NotebookNode | None, release: nbformat.NotebookNode,
+          solution: nbformat.NotebookNode, hidden: bool = True) -> tuple[nbformat.NotebookNode, list[str]]:
+    """The notebook to grade, and what the submission changed that it should not have.
+
+    Answer cells (nbgrader solution cells) and the learner's own extra cells come
+    from the submission; every test cell comes from ``solution`` (with hidden
+    tests) or ``release`` (visible tests only), whatever the submission holds.
+    """
+    tamper: list[str] = []
+    sol_by_id = {course.grade_id(c): c for c in solution.cells if course.grade_id(c)}
+    rel_by_id = {course.grade_id(c): c for c in release.cells if course.grade_id(c)}
+    template_ids = [course.grade_id(c) for c in release.cells if course.grade_id(c)]
+
+    def trusted(gid: str):
+        src = sol_by_id.get(gid) if hidden else None
+        cell = copy.deepcopy(src if src is not None else rel_by_id[gid])
+        cell.outputs = [] if cell.cell_type == "code" else cell.get("outputs")
+        if cell.cell_type != "code":
+            cell.pop("outputs", None)
+        return cell
+
+    out: list = []
+    emitted: set[str] = set()
+
+    def emit_missing_before(k: int) -> None:
+        for gid in template_ids[:k]:
+            if gid not in emitted:
+                out.append(trusted(gid) if not course.is_solution(rel_by_id[gid]) else copy.deepcopy(rel_by_id[gid]))
+                emitted.add(gid)
+                kind = "answer" if course.is_solution(rel_by_id[gid]) else "test"
+                tamper.append(f"{kind} cell {gid} was deleted (restored from the release)")
+
+    if student is None:
+        student = copy.deepcopy(release)
+    if student.get("metadata", {}).get("kernelspec", {}).get("name", "python3") != "python3":
+        tamper.append("kernelspec changed to %r (ignored: graded with python3)"
+                      % str(student.metadata.kernelspec.get("name"))[:40])
+    seen_ids: set[str] = set()
+    for cell in student.cells:
+        if course.nbgrader_meta(cell).get("malformed"):
+            tamper.append("a cell's nbgrader metadata is malformed (run as a plain cell)")
+        gid = course.grade_id(cell)
+        if gid and gid in seen_ids:
+            tamper.append(f"cell id {gid} appears more than once (the copy was run as a plain cell)")
+            gid = None
+        if gid and gid not in rel_by_id:
+            tamper.append(f"unknown graded cell id {str(gid)[:40]} (run as a plain cell)")
+            gid = None
+        if gid is None:
+            # the learner's own cells; their Markdown is shown as text (no HTML or script reaches a reader)
+            plain = nbformat.v4.new_code_cell(cell.get("source", "")) if cell.get("cell_type") == "code" \
+                else nbformat.v4.new_markdown_cell(outputs.inert_markdown(cell.get("source", "")))
+            out.append(plain)
+            continue
+        seen_ids.add(gid)
+        emit_missing_before(template_ids.index(gid))
+        ref = rel_by_id[gid]
+        if _meta_signature(cell) != _meta_signature(ref):
+            tamper.append(f"nbgrader metadata of {gid} changed (points or flags; the original was used)")
+        if course.is_solution(ref):
+            answer = copy.deepcopy(ref)
+            answer.source = cell.get("source", "")
+            if answer.cell_type == "code":
+                answer.outputs = []
+            out.append(answer)
+        else:
+            if cell.get("source", "") not in (ref.source, getattr(sol_by_id.get(gid), "source", None)):
+                tamper.append(f"test cell {gid} was edited (the original tests were run)")
+            out.append(trusted(gid))
+        emitted.add(gid)
+    emit_missing_before(len(template_ids))
+    nb = nbformat.v4.new_notebook(cells=out, metadata=copy.deepcopy(release.metadata))
+    for i, cell in enumerate(nb.cells):
+        cell.id = course.grade_id(cell) or f"cell-{i}"
+    return nb, tamper
+
+
+def arm_hidden_tests(nb: nbformat.NotebookNode, seed: int, marks: course.Markers = course.Markers()
+                     ) -> nbformat.NotebookNode:
+    """Write each hidden test's own seed into its block (:func:`autograder.probe.arm`).
+
+    The kernel's environment holds no seed: code that runs before a hidden test cannot work out
+    its inputs, and what a later cell can read of one test's seed says nothing of another's."""
+    for cell in nb.cells:
+        ex = course.exercise_of(cell)
+        if ex and course.is_tests(cell) and marks.hides_tests(cell.source):
+            head, tail = cell.source.split(marks.begin_hidden, 1)
+            first, _, rest = tail.partition("\n")
+            line = probe.arm_line(ex, probe.derive_seed(seed, ex))
+            cell.source = f"{head}{marks.begin_hidden}{first}\n{line}{rest}"
+    return nb
+
+
+def attempted(student: nbformat.NotebookNode | None, release: nbformat.NotebookNode, ex: course.Exercise) -> bool:
+    """Whether the learner changed any of the exercise's answer cells from the released stub."""
+    if student is None:
+        return False
+    stubs = {course.grade_id(c): c.source.strip() for c in release.cells
+             if course.exercise_of(c) == ex.id and course.is_solution(c)}
+    for cell in student.cells:
+        gid = course.grade_id(cell)
+        if gid in stubs and cell.get("source", "").strip() != stubs[gid]:
+            return True
+    return False
+
+
+def copy_support_files(src: Path, dest: Path) -> None:
+    """Copy the regular non-notebook files of ``src`` (no links, nothing huge) into ``dest``."""
+    if not src.is_dir():
+        return
+    for root, dirs, files in os.walk(src, followlinks=False):
+        dirs[:] = [d for d in dirs if not d.startswith(".") and d not in ("__pycache__", "feedback")]
+        for f in files:
+            p = Path(root) / f
+            if p.suffix == ".ipynb" or p.is_symlink() or not p.is_file() or p.stat().st_size > MAX_SUPPORT_FILE:
+                continue
+            target = dest / p.relative_to(src)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(p, target)

@@ -1,0 +1,125 @@
+"""The records grading passes around: typed values with one way in and out of JSON.
+
+A notebook's result crosses to a Slurm task and into the result store as plain JSON
+(``to_dict``/``from_dict``); everything else in the package holds these dataclasses.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, fields
+
+
+@dataclass
+class ExerciseResult:
+    id: str
+    title: str
+    points: float
+    score: float
+    status: str  # passed | failed | not attempted
+    message: str = ""  # for the learner: trusted text only (autograder.values.messages)
+    hint: str = ""
+    detail: str = ""  # for the instructor: the raw errors the run printed (the learner's code wrote them)
+    failed_checks: list[dict] = field(default_factory=list)  # {"check", "concept"}: what the class report counts
+
+
+@dataclass
+class NotebookResult:
+    student: str
+    assignment: str
+    notebook: str
+    exercises: list[ExerciseResult] = field(default_factory=list)
+    tampering: list[str] = field(default_factory=list)
+    error: str | None = None
+    seed: int = 0
+    seconds: float = 0.0
+    submission_sha: str = ""
+    submitted_at: str | None = None
+    submitted_at_source: str = ""  # where that time comes from (autograder.adapters.times.submission_time)
+    seconds_late: float = 0.0  # past the student's due date, extension included (autograder.adapters.late)
+    late_penalty: float = 0.0  # points taken by the late policy
+    extension_hours: float = 0.0  # the student's extension of the due date
+    run: str = ""  # how the notebook ran: full, short (cells skipped), or full after a short run
+    file: str = ""  # the submitted file's name, where it is not NOTEBOOK.ipynb (a renamed notebook)
+    notes: list[str] = field(default_factory=list)  # for the instructor: renames, extra files, time evidence
+
+    @property
+    def final_score(self) -> float:
+        return max(0.0, self.score - self.late_penalty)
+
+    @property
+    def score(self) -> float:
+        return sum(e.score for e in self.exercises)
+
+    @property
+    def max_score(self) -> float:
+        return sum(e.points for e in self.exercises)
+
+    @property
+    def grader_error(self) -> bool:
+        """Whether the grader, not the submission, is why this result is a zero."""
+        return (self.error or "").startswith("grader error")
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "NotebookResult":
+        known = {f.name for f in fields(cls)}
+        ex_known = {f.name for f in fields(ExerciseResult)}
+        d = {k: v for k, v in d.items() if k in known}
+        d["exercises"] = [ExerciseResult(**{k: v for k, v in e.items() if k in ex_known}) for e in d.get("exercises", [])]
+        return cls(**d)
+
+
+@dataclass
+class CellOutcome:
+    """What one executed test cell produced."""
+
+    ran: bool = False
+    payload: dict | None = None  # the hidden tests' observations (the learner's kernel made them)
+    error: str | None = None  # the first error, as raised (raw: for the instructor)
+    error_name: str | None = None
+    error_line: int | None = None  # the cell's own line the traceback names
+    answer_error: str | None = None  # the first error of the exercise's answer cell
+
+
+@dataclass
+class ShortPlan:
+    """What the reference proved about skipping cells of one notebook."""
+
+    skip_sources: list[str] = field(default_factory=list)  # the release's cells proven safe to skip
+    code_cells: int = 0
+    failure: str | None = None  # why this notebook is graded in full
+    rng: dict[str, dict] = field(default_factory=dict)  # cell key -> the generators before it in the full run
+    seconds: tuple[float, float] = (0.0, 0.0)  # the reference's cells: all of them, and those skipped
+
+    @property
+    def ok(self) -> bool:
+        return self.failure is None and bool(self.skip_sources)
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict | None) -> "ShortPlan | None":
+        if not isinstance(d, dict):
+            return None
+        return cls(list(d.get("skip_sources") or []), int(d.get("code_cells") or 0), d.get("failure"),
+                   dict(d.get("rng") or {}), tuple(d.get("seconds") or (0.0, 0.0)))
+
+
+
+@dataclass
+class Reference:
+    """A notebook's reference observations per exercise, or why the reference could not run."""
+
+    observations: dict[str, dict] | None = None
+    failure: str | None = None
+    short: ShortPlan | None = None  # what skipping cells was proven to change (autograder.shortrun)
+
+    @property
+    def ok(self) -> bool:
+        return self.failure is None and self.observations is not None
+
+    def of(self, exercise: str) -> dict | None:
+        return (self.observations or {}).get(exercise)
