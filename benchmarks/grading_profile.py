@@ -87,7 +87,8 @@ def profile_main(args) -> int:
     course_dir = Path(args.course).resolve()
     os.chdir(course_dir)
     os.environ["AUTOGRADER_COURSE_ROOT"] = str(course_dir)
-    from autograder import batch, cli
+    from autograder import cli
+    from autograder.commands import grade as batch
 
     acc = Acc()
     missing = install_timers(acc)

@@ -24,7 +24,7 @@ import nbformat
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from autograder import course, nbfmt  # noqa: E402
+from autograder.values import course, nbfmt  # noqa: E402
 
 OUT = ROOT / "examples" / "submissions"
 ANSWERS = ROOT / "tests" / "answers"

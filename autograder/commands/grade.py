@@ -50,8 +50,8 @@ class Found:
 
 def _graded_ids(path: Path) -> set[str]:
     """The nbgrader grade ids a submitted notebook carries (read without trust; none when it does not read)."""
-    nb, problem = read_submission(path)
-    return set() if problem or nb is None else course.graded_ids(nb)
+    submitted = read_submission(path)
+    return set() if submitted.problem or submitted.nb is None else course.graded_ids(submitted.nb)
 
 
 def locate(folder: Path, names: dict[str, set[str]]) -> tuple[dict[str, tuple[Path, str]], list[str]]:

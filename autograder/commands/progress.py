@@ -45,7 +45,8 @@ def untouched_result(path: Path, root: Path) -> NotebookResult | None:
     try:
         assignment, name = course.assignment_of_notebook(path, root)
         data = NotebookData.load(assignment, name)
-        student, problem = read_submission(path)
+        submitted = read_submission(path)
+        student, problem = submitted.nb, submitted.problem
     except (UserError, OSError, ValueError):  # not readable or not known here: check reports it
         return None
     if problem or student is None:

@@ -22,7 +22,6 @@ from autograder.grading.references import compile_cache_env, seed_compile_cache
 from autograder.grading.scoring import collect, score
 from autograder.grading.submission import arm_hidden_tests, copy_support_files, merge, read_submission
 from autograder.values import course, outputs, support, timing
-from autograder.values.digest import sha
 from autograder.values.records import ExerciseResult, NotebookResult, Reference
 
 
@@ -39,9 +38,9 @@ def grade_notebook(student_path: Path, data: NotebookData, *, student_id: str, s
     limits = limits or Limits()
     hidden = refs is not None
     result = NotebookResult(student_id, data.assignment.name, data.name, seed=seed)
-    raw = student_path.read_bytes() if student_path.is_file() and not student_path.is_symlink() else b""
-    result.submission_sha = sha(raw)
-    student, problem = read_submission(student_path)
+    submitted = read_submission(student_path)
+    result.submission_sha = submitted.sha
+    student, problem = submitted.nb, submitted.problem
     if problem:
         result.error = problem
         result.exercises = [ExerciseResult(e.id, e.title, e.points, 0.0, "failed", problem) for e in data.exercises]

@@ -8,31 +8,55 @@ and each hidden test given its own seed (:func:`arm_hidden_tests`).
 from __future__ import annotations
 
 import copy
+import hashlib
 import os
 import shutil
+from dataclasses import dataclass
 from pathlib import Path
 
 import nbformat
 
 from autograder import probe
 from autograder.values import course, outputs
+from autograder.values.digest import sha
 
 MAX_SUPPORT_FILE = 50 * 1024 * 1024
-
-
 MAX_NOTEBOOK_BYTES = 20 * 1024 * 1024
 
 
+@dataclass
+class Submission:
+    """A submitted notebook, read once: its digest (of the bytes on disk, ``sha("")`` when it is missing) and
+    the notebook parsed without trust, or the problem that kept it from being read."""
 
-def read_submission(path: Path) -> tuple[nbformat.NotebookNode | None, str | None]:
-    """Parse a submitted notebook without trusting it; return (notebook, problem)."""
+    sha: str
+    nb: nbformat.NotebookNode | None
+    problem: str | None
+
+
+def read_submission(path: Path) -> Submission:
+    """Read a submitted notebook once: hash its bytes and parse them without trusting them."""
+    if path.is_symlink() or not path.is_file():
+        return Submission(sha(b""), None, "the submitted notebook is missing")
     try:
-        if path.is_symlink() or not path.is_file():
-            return None, "the submitted notebook is missing"
         if path.stat().st_size > MAX_NOTEBOOK_BYTES:
-            return None, f"the submitted notebook is larger than {MAX_NOTEBOOK_BYTES >> 20} MiB"
-        text = path.read_text(encoding="utf-8", errors="replace")
-        nb = nbformat.reads(text, as_version=4)
+            digest = hashlib.sha256()
+            with open(path, "rb") as f:
+                for block in iter(lambda: f.read(1 << 20), b""):
+                    digest.update(block)
+            return Submission(digest.hexdigest(), None,
+                              f"the submitted notebook is larger than {MAX_NOTEBOOK_BYTES >> 20} MiB")
+        raw = path.read_bytes()
+    except OSError as exc:
+        return Submission(sha(b""), None, f"the submitted notebook could not be read ({type(exc).__name__})")
+    nb, problem = parse_submission(raw)
+    return Submission(sha(raw), nb, problem)
+
+
+def parse_submission(raw: bytes) -> tuple[nbformat.NotebookNode | None, str | None]:
+    """Parse a submitted notebook's bytes without trusting them; return (notebook, problem)."""
+    try:
+        nb = nbformat.reads(raw.decode("utf-8", errors="replace"), as_version=4)
         if not isinstance(nb.get("cells"), list):
             return None, "the submitted notebook has no cell list"
         for cell in nb.cells:
