@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import ast
 import fnmatch
+import functools
 import importlib
 import io
+import json
 import re
 import tokenize
 from pathlib import Path
@@ -54,6 +56,7 @@ def code_spans(text: str) -> list[str]:
     return out
 
 
+@functools.cache
 def prose(path: Path) -> str:
     """The docstrings and comments of a Python file, or a whole Makefile or script."""
     text = path.read_text()
@@ -288,3 +291,42 @@ def test_every_dotted_name_the_docstrings_and_docs_name_resolves():
 @pytest.mark.parametrize("name", ["autograder.values.nosuch", "autograder.grading.pipeline.nosuch"])
 def test_the_resolver_refuses_what_is_not_there(name):
     assert not resolves(name)
+
+
+# ------------------------------------------------------------------ the course map's numbers
+
+
+@functools.cache
+def course_numbers() -> dict[str, tuple[int, float, int]]:
+    """Each notebook's exercises, points and minutes (its exercises' own estimates plus half an hour)."""
+    import nbformat
+
+    from autograder.values import course
+
+    out = {}
+    for path in sorted((ROOT / "solutions").glob("*/*.ipynb")):
+        nb = nbformat.from_dict(json.loads(path.read_text()))
+        for cell in nb.cells:
+            cell.source = "".join(cell.source)  # as nbformat's reader joins it (without validating)
+        exercises = course.exercises(nb)
+        minutes = [int(m) for c in nb.cells if c.cell_type == "markdown"
+                   for m in re.findall(r"^#+ Exercise \d+\.\d+ .*~(\d+) min", c.source, flags=re.M)]
+        assert len(minutes) == len(exercises), f"{path.name}: an exercise header without its ~N min"
+        out[path.stem[:2]] = (len(exercises), sum(e.points for e in exercises), sum(minutes) + 30)
+    return out
+
+
+def test_the_course_map_states_each_notebooks_exercises_points_and_minutes():
+    numbers = course_numbers()
+    rows = {m.group(1): (int(m.group(2)), float(m.group(3)), int(m.group(4))) for m in re.finditer(
+        r"^\| (\d\d) \| .*? \| (\d+) \((\d+)\) \| (\d+) \|", (ROOT / "README.md").read_text(), flags=re.M)}
+    assert rows == numbers, "README's course map, (exercises, points, minutes) per notebook, is not the notebooks'"
+
+
+def test_the_sample_progress_report_adds_up_to_the_course():
+    numbers = course_numbers()
+    m = re.search(r"^(\d+) passed, (\d+) failed, (\d+) not attempted +— +score [\d.]+/(\d+)$",
+                  (ROOT / "README.md").read_text(), flags=re.M)
+    assert m, "README shows no progress summary line"
+    assert sum(map(int, m.groups()[:3])) == sum(n for n, _, _ in numbers.values())
+    assert float(m.group(4)) == sum(p for _, p, _ in numbers.values())
