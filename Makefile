@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 WORKERS ?= 2
 STAMP := $(VENV)/.setup-done
 
-.PHONY: setup demo test test-fast lab release fmt fmt-check gpu-tier benchmark clean
+.PHONY: setup demo test lab release fmt fmt-check gpu-tier benchmark clean
 
 setup: $(STAMP)
 

@@ -91,7 +91,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="draw a new term seed for the assignments graded (they are all graded again)")
     s.add_argument("--submitted-at", default=None, metavar="TIME",
                    help="the submission time of the --student given, e.g. '2026-11-20 17:05:00 UTC' (kept in "
-                        "the submission's folder as .submitted_at; it outranks every other source)")
+                        ".autograder/times/, outside the submission; it outranks every other source)")
     s.add_argument("--force", action="store_true", help="regrade even what is already graded")
     s.add_argument("--full", action="store_true", help=FULL_HELP)
     s.add_argument("--retry-errors", action="store_true",

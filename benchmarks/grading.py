@@ -22,8 +22,8 @@ What it does, in a private copy of the course (the repository is never touched):
    each into a fresh gradebook (``gradebook.db``, ``autograded/`` and ``.autograder/`` deleted
    first, so reference runs are paid again); the memory of every worker's process tree (worker
    and its sandboxed kernel) is sampled while it runs;
-6. **profile**: grades a sample again (1 worker, in this script's process with timers around
-   the grader's functions) to split a job's time into interpreter and kernel start,
+6. **profile**: grades a sample again (1 worker, in this script's process, listening to the
+   grader's own timing hook, :mod:`autograder.values.timing`) to split a job's time into interpreter and kernel start,
    ``import torch``, the notebook's cells (answer cells, test cells, the rest), nbgrader's
    database work, the sandbox and the reference run.
 
@@ -60,8 +60,8 @@ from grading_phases import (  # noqa: E402
 from grading_profile import profile_main  # noqa: E402
 from grading_report import breakdown, memory_verdict, per_notebook, render, summarize, targets, write_doc  # noqa: E402
 
-# Every run gets one intra-op thread per kernel: what the course's nbgrader_config.py gives stock
-# nbgrader, what the grader gives each of 2 workers on 2 cores, and what the test suite uses.
+# Every run gets one intra-op thread per kernel: stock nbgrader inherits it from here, the grader gives
+# each of 2 workers on 2 cores as much (autograder.grading.workers.worker_slots), and the tests use it.
 os.environ["OMP_NUM_THREADS"] = "1"
 
 RESULTS = ROOT / "benchmarks" / "results" / "grading.json"

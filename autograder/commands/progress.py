@@ -8,7 +8,7 @@ reported as not attempted without starting a kernel.
 
 Learners edit the notebooks in ``notebooks/`` in place; like every grading path, the
 checks compare them with the release rebuilt in memory from ``solutions/``
-(:func:`autograder.adapters.learner_view.pristine_release`), never with the edited copy.  With
+(:func:`autograder.values.learner_view.pristine_release`), never with the edited copy.  With
 ``hidden=True`` the instructor's hidden tests run too; only their verdicts and hints
 are shown, never their source or the expected values.
 """

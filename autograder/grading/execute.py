@@ -45,7 +45,7 @@ class Limits:
     cell_timeout: float = 300.0  # seconds of wall clock per cell
     notebook_timeout: float = 900.0  # seconds of wall clock for the whole notebook
     startup_timeout: float = 60.0  # seconds for the kernel to start
-    memory_mb: int = 6144  # address space of the kernel process tree
+    memory_mb: int = 6144  # data memory (RLIMIT_DATA) of each process of the kernel
     max_processes: int = 256  # processes and threads of the sandbox user
     max_file_mb: int = 256  # largest file the notebook may write
     max_output_kb: int = 1024  # stream and display output kept per cell

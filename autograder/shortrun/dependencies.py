@@ -65,12 +65,12 @@ class Slice:
 
 def needed(sources: list[str | None], roots: dict[int, str], learner: set[int] | frozenset[int] = frozenset()) -> Slice:
     """The cells that ``roots`` (index -> why) depend on, among ``sources`` (None for a cell that is not
-    code).  Every unconditional cell (:attr:`CellFacts.always`) is a root too, and so is every cell that
-    may run code from a ``learner`` cell (:func:`runs_learner_code`).
+    code).  Every unconditional cell (:attr:`~autograder.shortrun.cellfacts.CellFacts.always`) is a root
+    too, and so is every cell that may run code from a ``learner`` cell (:func:`runs_learner_code`).
 
     Names are followed by *version*: a plain rebinding starts a new one, and only the cells between a
     version's start and its end (the next rebinding) can change the object it names.  Versions that may
-    share an object (:attr:`CellFacts.links`) are followed together."""
+    share an object (:attr:`~autograder.shortrun.cellfacts.CellFacts.links`) are followed together."""
     facts = {i: analyze(s) for i, s in enumerate(sources) if s is not None}
     order = sorted(facts)
     modules = set().union(*(f.modules for f in facts.values())) if facts else set()

@@ -2,7 +2,7 @@
 
 The package marks its units of work (``unit("job", ...)``, ``unit("reference", ...)``) and the
 phases inside them (``phase("grader: merge ...")``).  Without a recorder both do nothing.  The
-benchmark's profile (``benchmarks/profile.py``) installs one, so a renamed function cannot
+benchmark's profile (``benchmarks/grading_profile.py``) installs one, so a renamed function cannot
 silently empty the profile: the phases are named here, where the work is.
 """
 
