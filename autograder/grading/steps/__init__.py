@@ -1,0 +1,98 @@
+"""The grade of one notebook as a list of single-purpose steps, in nbgrader's own form: each step is an
+nbgrader preprocessor (``preprocess(nb, resources)``, configurable with traitlets, one per module), and
+the notebook on its way through them is the one the step returns.
+
+What a step needs beyond the notebook, and what it leaves for the next one, travels in
+``resources["grading"]``: one :class:`GradingRun`, a typed value (nothing in it is JSON).
+
+:data:`STEPS`, in order:
+
+1. :class:`~.read.ReadSubmission`: read the file once, hash it, parse it without trust;
+2. :class:`~.restore.RestoreInstructorCells`: the instructor's cells put back, tampering logged;
+3. :class:`~.arm.ArmHiddenTests`: each hidden test given its own seed;
+4. :class:`~.plan.PlanShortRun`: the short run the reference's proof allows (:mod:`autograder.shortrun`);
+5. :class:`~.execute.ExecuteInSandbox` (short), then :class:`~.judge.JudgeObservations`;
+6. :class:`~.execute.ExecuteInSandbox` (full) where the short run was not accepted, then
+   :class:`~.judge.JudgeObservations` again;
+7. :class:`~.limit.LimitOutputs`: what leaves always serialises and carries no active content.
+
+A step that finds nothing to do for this run (no short run planned, a short run accepted) passes the
+notebook on unchanged; a step that ends the run (an unreadable submission) sets ``run.done``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import nbformat
+
+from autograder.grading.coursedata import NotebookData
+from autograder.grading.execute import ExecResult, Limits
+from autograder.grading.submission import Submission
+from autograder.values.records import ExerciseResult, NotebookResult, Reference
+
+
+@dataclass
+class GradingRun:
+    """One submitted notebook on its way through the steps: what came in, and what each step left."""
+
+    data: NotebookData
+    student_path: Path
+    student_id: str
+    seed: int
+    refs: Reference | None  # None: the visible tests only
+    limits: Limits
+    sandbox: object | None = None
+    compile_cache: Path | None = None  # the compiled kernels the reference run left (sandboxed runs)
+    full: bool = False  # run every cell: no short run
+    result: NotebookResult | None = None
+    submitted: Submission | None = None
+    merged: nbformat.NotebookNode | None = None  # the notebook to run, in full
+    short: nbformat.NotebookNode | None = None  # its short run, where one is planned
+    skipped: int = 0  # code cells the short run skips
+    executed: ExecResult | None = None  # the latest run
+    mode: str = ""  # what the latest run was: "short" or "full"
+    judged: bool = False  # whether the latest run has been judged
+    exercises: list[ExerciseResult] = field(default_factory=list)
+    short_seconds: float = 0.0
+    accepted: bool = False  # a judged run whose result counts
+    done: bool = False  # a step ended the run
+
+    def __post_init__(self) -> None:
+        if self.result is None:
+            self.result = NotebookResult(self.student_id, self.data.assignment.name, self.data.name, seed=self.seed)
+
+    @property
+    def hidden(self) -> bool:
+        return self.refs is not None
+
+
+def default_steps() -> list:
+    """The steps of :data:`STEPS`, made."""
+    from autograder.grading.steps.arm import ArmHiddenTests
+    from autograder.grading.steps.execute import ExecuteInSandbox
+    from autograder.grading.steps.judge import JudgeObservations
+    from autograder.grading.steps.limit import LimitOutputs
+    from autograder.grading.steps.plan import PlanShortRun
+    from autograder.grading.steps.read import ReadSubmission
+    from autograder.grading.steps.restore import RestoreInstructorCells
+
+    return [ReadSubmission(), RestoreInstructorCells(), ArmHiddenTests(), PlanShortRun(),
+            ExecuteInSandbox(mode="short"), JudgeObservations(), ExecuteInSandbox(mode="full"),
+            JudgeObservations(), LimitOutputs()]
+
+
+STEPS = ("ReadSubmission", "RestoreInstructorCells", "ArmHiddenTests", "PlanShortRun", "ExecuteInSandbox(short)",
+         "JudgeObservations", "ExecuteInSandbox(full)", "JudgeObservations", "LimitOutputs")
+
+
+def run_steps(run: GradingRun, steps: list | None = None) -> nbformat.NotebookNode | None:
+    """Pass ``run`` through ``steps`` (default: :func:`default_steps`); the notebook the last step returns."""
+    nb = None
+    resources = {"grading": run}
+    for step in steps if steps is not None else default_steps():
+        if run.done:
+            break
+        nb, resources = step.preprocess(nb, resources)
+    return nb

@@ -1,0 +1,41 @@
+"""Steps 5 and 6: judge what the latest run observed against the reference
+(:func:`autograder.grading.scoring.collect` and :func:`~autograder.grading.scoring.score`), once per run.
+
+A full run's verdicts count.  A short run's count only where it ended cleanly and every exercise passed
+or was left as released; otherwise the notebook is run again in full, and the reason is kept."""
+
+from __future__ import annotations
+
+from nbgrader.preprocessors import NbGraderPreprocessor
+
+from autograder.grading.scoring import collect, score
+from autograder.values import timing
+
+CLEAN = ("passed", "not attempted")
+
+
+class JudgeObservations(NbGraderPreprocessor):
+    def preprocess(self, nb, resources):
+        run = resources["grading"]
+        res = run.executed
+        if res is None or run.judged:
+            return nb, resources
+        with timing.phase("grader: judge observations"):
+            run.exercises = score(run.data, collect(res.nb, run.data.exercises), run.refs, run.submitted.nb, res.error)
+        run.judged = True
+        code_cells = sum(c.cell_type == "code" for c in run.merged.cells)
+        if run.mode == "short":
+            run.accepted = not res.error and not res.abandoned and all(e.status in CLEAN for e in run.exercises)
+            if run.accepted:
+                run.result.run = f"short: {run.skipped} of {code_cells} code cells skipped"
+            else:
+                run.result.run = "full, after a short run ({})".format(
+                    "the random-number generators did not reach a skipped stretch as in the reference"
+                    if res.abandoned else "an exercise failed or errored in the short run")
+        else:
+            run.accepted = True
+            if not run.result.run:
+                run.result.run = "full"
+        result = run.result
+        result.error, result.seconds, result.exercises = res.error, res.seconds, run.exercises
+        return nb, resources

@@ -1,0 +1,185 @@
+"""The grading steps one at a time, on the two-exercise fixture course, as nbgrader tests its preprocessors:
+each step gets a small notebook and a :class:`~autograder.grading.steps.GradingRun` and must leave what its
+docstring says.  The last tests run the whole list in a real (unsandboxed) kernel."""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import shutil
+from pathlib import Path
+
+import nbformat
+import pytest
+from support import ROOT
+
+from autograder import probe
+from autograder.grading import submission
+from autograder.grading.coursedata import NotebookData
+from autograder.grading.execute import ExecResult, Limits
+from autograder.grading.pipeline import grade_notebook
+from autograder.grading.references import run_reference
+from autograder.grading.steps import STEPS, GradingRun, default_steps, run_steps
+from autograder.grading.steps.arm import ArmHiddenTests
+from autograder.grading.steps.execute import ExecuteInSandbox
+from autograder.grading.steps.limit import LimitOutputs
+from autograder.grading.steps.plan import PlanShortRun
+from autograder.grading.steps.read import ReadSubmission
+from autograder.grading.steps.restore import RestoreInstructorCells
+from autograder.values import course
+
+NB = "00_fixture"
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory) -> NotebookData:
+    root = tmp_path_factory.mktemp("steps") / "course"
+    shutil.copytree(ROOT / "tests" / "fixtures" / "course", root)
+    shutil.copy(ROOT / "nbgrader_config.py", root / "nbgrader_config.py")
+    return NotebookData.load(course.Assignment(NB, root), NB)
+
+
+def answered(data: NotebookData, add_one: str = "return x + 1", double: str = "return 2 * x"):
+    nb = copy.deepcopy(data.release)
+    for cell in nb.cells:
+        if course.grade_id(cell) == "ex0_1_solution":
+            cell.source = f"def add_one(x):\n    {add_one}"
+        elif course.grade_id(cell) == "ex0_2_solution":
+            cell.source = f"def double(x):\n    {double}"
+    return nb
+
+
+def submit(tmp_path: Path, nb) -> Path:
+    path = tmp_path / "sub" / f"{NB}.ipynb"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    nbformat.write(nb, path)
+    return path
+
+
+def new_run(data, path, refs=None, **kw) -> GradingRun:
+    return GradingRun(data, Path(path), "s1", 7, refs, Limits(cell_timeout=60, notebook_timeout=120), **kw)
+
+
+def step(s, nb, run):
+    return s.preprocess(nb, {"grading": run})[0]
+
+
+def test_the_steps_are_nbgrader_preprocessors_in_the_stated_order():
+    from nbgrader.preprocessors import NbGraderPreprocessor
+
+    steps = default_steps()
+    assert all(isinstance(s, NbGraderPreprocessor) for s in steps)
+    names = [type(s).__name__ + (f"({s.mode})" if isinstance(s, ExecuteInSandbox) else "") for s in steps]
+    assert tuple(names) == STEPS
+    assert ExecuteInSandbox(config=__import__("traitlets").config.Config(
+        {"ExecuteInSandbox": {"mode": "short"}})).mode == "short"
+
+
+def test_read_hashes_the_bytes_and_parses_them(data, tmp_path):
+    path = submit(tmp_path, answered(data))
+    run = new_run(data, path)
+    nb = step(ReadSubmission(), None, run)
+    assert run.result.submission_sha == hashlib.sha256(path.read_bytes()).hexdigest()
+    assert nb is run.submitted.nb and not run.done and course.graded_ids(nb)
+
+
+@pytest.mark.parametrize("content, says", [(None, "missing"), (b"{not json", "could not be read"),
+                                           (b'{"cells": 3, "nbformat": 4, "nbformat_minor": 5, "metadata": {}}',
+                                            "")])
+def test_read_ends_the_run_on_a_file_that_does_not_read(data, tmp_path, content, says):
+    path = tmp_path / f"{NB}.ipynb"
+    if content is not None:
+        path.write_bytes(content)
+    run = new_run(data, path)
+    assert step(ReadSubmission(), None, run) is None
+    assert run.done and says in run.result.error
+    assert [e.status for e in run.result.exercises] == ["failed", "failed"]
+    assert run_steps(new_run(data, path)) is None  # no later step runs
+
+
+def test_read_refuses_a_file_past_the_size_limit_without_parsing_it(data, tmp_path, monkeypatch):
+    path = submit(tmp_path, answered(data))
+    monkeypatch.setattr(submission, "MAX_NOTEBOOK_BYTES", 100)
+    run = new_run(data, path)
+    step(ReadSubmission(), None, run)
+    assert run.done and "larger than" in run.result.error
+    assert run.result.submission_sha == hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_restore_puts_back_the_test_cells_and_logs_the_tampering(data, tmp_path):
+    nb = answered(data)
+    for cell in nb.cells:
+        if course.grade_id(cell) == "ex0_1_tests":
+            cell.source = "assert True"
+    run = new_run(data, "unused", refs=None)
+    merged = step(RestoreInstructorCells(), nb, run)
+    tests = next(c for c in merged.cells if course.grade_id(c) == "ex0_1_tests")
+    assert tests.source == next(c for c in data.release.cells if course.grade_id(c) == "ex0_1_tests").source
+    assert any("ex0_1_tests" in t for t in run.result.tampering), run.result.tampering
+    answer = next(c for c in merged.cells if course.grade_id(c) == "ex0_1_solution")
+    assert "return x + 1" in answer.source
+
+
+def test_restore_says_when_a_notebook_is_another_one(data):
+    other = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("print(1)")])
+    run = new_run(data, "unused")
+    step(RestoreInstructorCells(), other, run)
+    assert any("does not look like" in t for t in run.result.tampering)
+
+
+def test_arm_gives_each_hidden_test_its_own_seed_and_nothing_without_hidden_tests(data):
+    run = new_run(data, "unused", refs=object())
+    nb = step(ArmHiddenTests(), copy.deepcopy(data.solution), run)
+    for ex in ("ex0_1", "ex0_2"):
+        cell = next(c for c in nb.cells if course.grade_id(c) == f"{ex}_tests")
+        assert probe.arm_line(ex, probe.derive_seed(7, ex)) in cell.source
+    plain = step(ArmHiddenTests(), copy.deepcopy(data.solution), new_run(data, "unused"))
+    assert "probe').probe.arm(" not in "".join(c.source for c in plain.cells)
+
+
+def test_no_short_run_is_planned_with_full_or_without_hidden_tests(data):
+    for run in (new_run(data, "unused"), new_run(data, "unused", refs=object(), full=True)):
+        step(PlanShortRun(), copy.deepcopy(data.solution), run)
+        assert run.short is None and run.skipped == 0
+
+
+def test_a_short_step_without_a_plan_and_a_full_step_after_an_accepted_run_do_nothing(data):
+    run = new_run(data, "unused")
+    nb = nbformat.v4.new_notebook()
+    assert step(ExecuteInSandbox(mode="short"), nb, run) is nb and run.executed is None
+    run.accepted = True
+    assert step(ExecuteInSandbox(mode="full"), nb, run) is nb and run.executed is None
+
+
+def test_limit_keeps_what_leaves_within_the_notebook_limit(data):
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("print('x' * 10**6)")])
+    nb.cells[0].outputs = [nbformat.v4.new_output("stream", name="stdout", text="x" * (1 << 20))]
+    run = new_run(data, "unused")
+    run.limits = Limits(max_notebook_output_kb=64)
+    run.executed = ExecResult(nb)
+    out = step(LimitOutputs(), nb, run)
+    assert len(nbformat.writes(out)) < 128 * 1024
+
+
+def test_the_steps_grade_a_right_and_a_wrong_answer_in_a_real_kernel(data, tmp_path):
+    """Visible tests only (no reference): one kernel per run, no sandbox."""
+    right = submit(tmp_path / "r", answered(data))
+    wrong = submit(tmp_path / "w", answered(data, double="return x + x + 1"))
+    for path, statuses in ((right, ["passed", "passed"]), (wrong, ["passed", "failed"])):
+        result, nb = grade_notebook(path, data, student_id="s1", seed=7, refs=None,
+                                    limits=Limits(cell_timeout=60, notebook_timeout=120))
+        assert [e.status for e in result.exercises] == statuses, result
+        assert result.run == "full" and nb is not None and result.error is None
+
+
+def test_the_steps_judge_hidden_tests_against_the_reference(data, tmp_path):
+    """With the reference's observations: a right answer passes its hidden tests, one that is right on the
+    visible asserts alone fails them (``double`` of a tensor of ones, wrong elsewhere)."""
+    refs = run_reference(data, 7, limits=Limits(cell_timeout=60, notebook_timeout=120), short=False)
+    assert refs.failure is None, refs.failure
+    sly = submit(tmp_path / "s", answered(data, double="return x + 1 if bool((x == 1).all()) else 3 * x"))
+    right = submit(tmp_path / "r", answered(data))
+    for path, statuses in ((right, ["passed", "passed"]), (sly, ["passed", "failed"])):
+        result, _ = grade_notebook(path, data, student_id="s1", seed=7, refs=refs,
+                                   limits=Limits(cell_timeout=60, notebook_timeout=120))
+        assert [e.status for e in result.exercises] == statuses, result
