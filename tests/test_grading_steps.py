@@ -183,3 +183,23 @@ def test_the_steps_judge_hidden_tests_against_the_reference(data, tmp_path):
         result, _ = grade_notebook(path, data, student_id="s1", seed=7, refs=refs,
                                    limits=Limits(cell_timeout=60, notebook_timeout=120))
         assert [e.status for e in result.exercises] == statuses, result
+
+
+def test_a_job_carries_the_course_notebook_by_reference_and_checks_it_at_the_other_end(tmp_path):
+    """Workers and Slurm tasks get a reference (a few hundred bytes), load the notebook once, and refuse one
+    whose solution changed after the run was planned."""
+    import pickle
+
+    root = tmp_path / "course"
+    shutil.copytree(ROOT / "tests" / "fixtures" / "course", root)
+    shutil.copy(ROOT / "nbgrader_config.py", root / "nbgrader_config.py")
+    shared = NotebookData.loaded(course.Assignment(NB, root), NB)
+    blob = pickle.dumps(shared)
+    assert len(blob) < 1024 and b"BEGIN SOLUTION" not in blob
+    assert pickle.loads(blob) is shared
+    path = shared.assignment.solution(NB)
+    nb = nbformat.read(path, as_version=4)
+    nb.cells.append(nbformat.v4.new_markdown_cell("a later edit"))
+    nbformat.write(nb, path)
+    with pytest.raises(RuntimeError, match="changed while it was being graded"):
+        pickle.loads(blob)

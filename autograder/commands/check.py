@@ -54,7 +54,7 @@ def check(path: Path, hidden: bool = False, seed: int | None = None, limits: Lim
     (:mod:`autograder.shortrun`: the reference proves it first, once, cached)."""
     root = course_root(path)
     assignment, name = learner_notebook(path, root)
-    data = NotebookData.load(assignment, name)
+    data = NotebookData.loaded(assignment, name)
     seed = probe.DEFAULT_SEED if seed is None else seed
     refs = None
     if hidden and data.has_hidden_tests:
@@ -70,7 +70,7 @@ def hidden_available(path: Path) -> bool:
     """Whether this copy of the course holds the hidden tests of ``path`` (a student pack does not)."""
     root = course_root(path)
     assignment, name = learner_notebook(path, root)
-    return NotebookData.load(assignment, name).has_hidden_tests
+    return NotebookData.loaded(assignment, name).has_hidden_tests
 
 
 NO_HIDDEN = ("This student pack holds no hidden tests: your instructor runs them when grading. "

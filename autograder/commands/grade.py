@@ -179,7 +179,7 @@ def run(args) -> int:
             withdraw(root, db_url, f.assignment.name, f.student, f.notebook)
     todo = [f for f in todo if id(f) not in held]
     for f in todo:
-        d = data.setdefault((f.assignment.name, f.notebook), NotebookData.load(f.assignment, f.notebook))
+        d = data[f.assignment.name, f.notebook] = NotebookData.loaded(f.assignment, f.notebook)
         inputs = run_inputs(d, f.path, seeds[f.assignment.name], limits)
         job = Job(d, f.student, str(f.path), seeds[f.assignment.name], sandbox_on, inputs_key(inputs),
                   full=getattr(args, "full", False))

@@ -44,7 +44,7 @@ def untouched_result(path: Path, root: Path) -> NotebookResult | None:
     ``root`` is the course the notebook belongs to."""
     try:
         assignment, name = course.assignment_of_notebook(path, root)
-        data = NotebookData.load(assignment, name)
+        data = NotebookData.loaded(assignment, name)
         submitted = read_submission(path)
         student, problem = submitted.nb, submitted.problem
     except (UserError, OSError, ValueError):  # not readable or not known here: check reports it

@@ -1,8 +1,9 @@
-"""Each notebook's course data, loaded once and handed to whoever grades it.
+"""Each notebook's course data, loaded once per process and handed to whoever grades it.
 
-A grading run reads a notebook's solution, builds its pristine release and lists its
-exercises once, in the process that plans the run; workers (local or on Slurm) receive
-this value with each job instead of re-reading and rebuilding them per submission.
+A grading run reads a notebook's solution, builds its pristine release and lists its exercises once, in
+the process that plans the run (:meth:`NotebookData.loaded`).  A job sent to a worker process or a Slurm
+task carries a reference to it, never the notebooks: the worker loads the notebook once, the first time
+a job names it, and checks that it is the same solution (:attr:`NotebookData.solution_sha`).
 """
 
 from __future__ import annotations
@@ -43,6 +44,26 @@ class NotebookData:
         return cls(assignment, name, solution, learner, course.exercises(solution),
                    sha(raw + support.digest(assignment.solution_dir, listed).encode()), listed, marks)
 
+    @classmethod
+    def loaded(cls, assignment: course.Assignment, name: str) -> "NotebookData":
+        """The notebook's data, loaded once per process and shared by every caller in it (loaded again
+        when its solution file changes)."""
+        path = assignment.solution(name)
+        try:
+            st = path.stat()
+            stamp = (st.st_ino, st.st_mtime_ns, st.st_size)
+        except OSError:  # no such notebook: load says so
+            stamp = None
+        key = (str(Path(assignment.root).resolve()), assignment.name, name)
+        held = _LOADED.get(key)
+        if held is None or held[0] != stamp or stamp is None:
+            held = _LOADED[key] = (stamp, cls.load(assignment, name))
+        return held[1]
+
+    def __reduce__(self):
+        """Pickled as a reference to the course's notebook, checked by its digest at the other end."""
+        return (_shared, (str(self.root), self.assignment.name, self.name, self.solution_sha))
+
     @property
     def has_hidden_tests(self) -> bool:
         return any(self.markers.hides_tests(c.source) for c in self.solution.cells)
@@ -60,3 +81,15 @@ class NotebookData:
         """Each exercise's test cell as learners have it (visible asserts only)."""
         return {course.exercise_of(c): c.source for c in self.release.cells
                 if course.is_tests(c) and course.exercise_of(c)}
+
+
+_LOADED: dict[tuple[str, str, str], tuple[object, NotebookData]] = {}
+
+
+def _shared(root: str, assignment: str, name: str, solution_sha: str) -> NotebookData:
+    """The data a pickled :class:`NotebookData` stands for, in this process: loaded once, and the same solution."""
+    data = NotebookData.loaded(course.Assignment(assignment, Path(root)), name)
+    if data.solution_sha != solution_sha:
+        raise RuntimeError(f"the solution of {assignment}/{name} or a file it lists changed while it was being "
+                           "graded: grade again")
+    return data
