@@ -8,23 +8,28 @@ variant's answer cell and the exercise's original test cell in the same
 kernel, and judges the outcome with the grader's own :func:`autograder.grading.scoring.verdict`.
 After each variant the reference answer cell is re-run so that the next
 variant starts from the reference state.
+
+The kernel is the one grading runs (:class:`autograder.grading.execute.KernelSession`): in the sandbox
+where there is one, started and driven as grading does, each hidden test given its seed in its own
+block (:func:`autograder.grading.submission.arm_hidden_tests`), never through the environment.
 """
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
-import subprocess
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import nbformat
 
 from autograder import shortrun
-from autograder.grading.execute import kernel_arguments, launch_env, run_cell
-from autograder.grading.references import prove_short
+from autograder.grading.execute import ExecResult, KernelSession, Limits, execute, skip_reason, work_folder
+from autograder.grading.references import COMPILE_CACHE, compile_cache_env, prove_short, seed_compile_cache
 from autograder.grading.scoring import cell_outcome, verdict
+from autograder.grading.submission import arm_hidden_tests
+from autograder.sandbox import launch
 from autograder.values import course, learner_view, support
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -53,6 +58,11 @@ def variant_files(notebook: str) -> dict[str, list[Path]]:
     return {d.name: sorted(d.glob("*.py")) for d in sorted(base.iterdir()) if d.is_dir()}
 
 
+def new_sandbox():
+    """A sandbox as grading uses, where this machine has one (bubblewrap, root); else None, a plain kernel."""
+    return launch.Sandbox() if launch.available() else None
+
+
 class NotebookSession:
     def __init__(self, assignment: str, notebook: str | None = None, cell_timeout: float = 300):
         self.assignment = course.Assignment(assignment, ROOT)
@@ -60,57 +70,69 @@ class NotebookSession:
         self.solution = course.read(self.assignment.solution(self.notebook))
         self.release = course.read(self.assignment.release(self.notebook))
         self.exercises = course.exercises(self.solution)
+        self.markers = course.markers(ROOT)
+        # what grading runs for the reference: each hidden test armed with its own seed
+        self.armed = arm_hidden_tests(copy.deepcopy(self.solution), SEED, self.markers)
         self.cell_timeout = cell_timeout
-        self._tmp = tempfile.TemporaryDirectory(prefix=f"harness-{assignment}-")
-        self.workdir = Path(self._tmp.name)
-        support.copy_listed(self.assignment.solution_dir, support.listed(self.assignment.solution_dir), self.workdir)
-        self._ctx = None
-        self.client = None
+        # one kernel serves every answer variant of the notebook: the per-cell limits are grading's, the
+        # whole-notebook ones (CPU seconds, output kept) grow to a session that runs the notebook many times
+        self.limits = Limits(cell_timeout=cell_timeout, notebook_timeout=6 * 3600.0,
+                             max_notebook_output_kb=1 << 20)
+        self._stack = None
+        self.kernel = None
 
     # -- kernel -------------------------------------------------------------------------
     def __enter__(self) -> "NotebookSession":
-        from nbclient import NotebookClient
-
-        self.nb = copy.deepcopy(self.solution)
-        self.client = NotebookClient(self.nb, timeout=self.cell_timeout, kernel_name="python3",
-                                     allow_errors=True, extra_arguments=kernel_arguments(ROOT),
-                                     resources={"metadata": {"path": str(self.workdir)}})
-        env = launch_env({"AUTOGRADER_MODE": "record", "AUTOGRADER_SEED": str(SEED)})
-        self._ctx = self.client.setup_kernel(env=env, cwd=str(self.workdir), stdout=subprocess.DEVNULL,
-                                             stderr=subprocess.DEVNULL)
-        self._ctx.__enter__()
+        self._stack = contextlib.ExitStack()
+        try:
+            sandbox = new_sandbox()
+            self.workdir = self._stack.enter_context(work_folder(sandbox, f"harness-{self.assignment.name}-"))
+            support.copy_listed(self.assignment.solution_dir, support.listed(self.assignment.solution_dir),
+                                self.workdir)
+            self.nb = copy.deepcopy(self.armed)
+            self.kernel = KernelSession(self.workdir, nb=self.nb, env=self.env(sandbox, self.workdir),
+                                        limits=self.limits, sandbox=sandbox)
+            self._stack.enter_context(self.kernel)
+        except BaseException:
+            self._stack.close()
+            raise
         return self
 
     def __exit__(self, *exc) -> None:
-        try:
-            if self._ctx is not None:
-                self._ctx.__exit__(*exc)
-        finally:
-            self._tmp.cleanup()
+        self._stack.close()
+
+    @staticmethod
+    def env(sandbox, work: Path) -> dict[str, str]:
+        """The kernel's environment as grading sets it: ``record`` mode, and sandboxed, the compile
+        caches in the run's own folder (:func:`autograder.grading.references.compile_cache_env`)."""
+        return {"AUTOGRADER_MODE": "record", **(compile_cache_env(work) if sandbox is not None else {})}
+
+    def _run_cell(self, cell, index: int):
+        stopped = self.kernel.run_cell(cell, index)
+        if stopped:
+            raise RuntimeError(f"{self.notebook}, cell {index}: {stopped}")
+        return cell
 
     def run(self, source: str, nbgrader: dict | None = None):
         cell = nbformat.v4.new_code_cell(source)
         if nbgrader:
             cell.metadata["nbgrader"] = copy.deepcopy(nbgrader)
         self.nb.cells.append(cell)
-        run_cell(self.client, cell, len(self.nb.cells) - 1, self.cell_timeout)  # as grading runs it
-        return cell
+        return self._run_cell(cell, len(self.nb.cells) - 1)  # as grading runs it
 
     # -- steps --------------------------------------------------------------------------
     def run_solution(self) -> SolutionRun:
         """Run the solution top to bottom, the state fingerprinted before each cell as the grader's
         reference run does it (for :meth:`prove_short`)."""
-        from autograder.grading.execute import ExecResult, probe
-
         out = SolutionRun()
         cells = list(self.nb.cells)
-        self.expressions = shortrun.reference_probes(self.solution, self.release)
+        self.expressions = shortrun.reference_probes(self.armed, self.release)
         self.full = ExecResult(self.nb)
         for i, cell in enumerate(cells):
             if cell.cell_type != "code":
                 continue
-            self.full.probes[i] = probe(self.client, self.expressions[i], self.cell_timeout)
-            run_cell(self.client, cell, i, self.cell_timeout)
+            self.full.probes[i] = self.kernel.evaluate(self.expressions[i])
+            self._run_cell(cell, i)
             for o in cell.outputs:
                 if o.get("output_type") == "error":
                     out.errors.append(f"cell {i} ({course.grade_id(cell) or 'code'}): {o.get('ename')}: {o.get('evalue')}")
@@ -124,34 +146,35 @@ class NotebookSession:
             else:
                 out.references[ex.id] = entry.payload
         end = len(cells)
-        self.full.probes[end] = probe(self.client, self.expressions[end], self.cell_timeout)
+        self.full.probes[end] = self.kernel.evaluate(self.expressions[end])
         self.references = out.references
         return out
 
     def prove_short(self):
         """The grader's release-time proof of the short run (:func:`autograder.grading.references.prove_short`),
-        on this session's full run: the short run executes in a fresh kernel, same seed and folder contents."""
+        on this session's full run: the short run executes in a fresh kernel, sandboxed as this one is,
+        same seed and folder contents (and the compile caches this session's run left)."""
         from autograder.grading.coursedata import NotebookData
-        from autograder.grading.execute import execute
 
         full = copy.copy(self.full)
         full.nb = nbformat.from_dict(copy.deepcopy(dict(self.nb, cells=self.nb.cells[:len(self.solution.cells)])))
 
         def run(nb, probes):
-            with tempfile.TemporaryDirectory(prefix="harness-short-") as tmp:
-                support.copy_listed(self.assignment.solution_dir, support.listed(self.assignment.solution_dir), Path(tmp))
-                return execute(nb, tmp, env={"AUTOGRADER_MODE": "record", "AUTOGRADER_SEED": str(SEED)}, probes=probes)
+            sandbox = new_sandbox()
+            with work_folder(sandbox, "harness-short-") as tmp:
+                support.copy_listed(self.assignment.solution_dir, support.listed(self.assignment.solution_dir), tmp)
+                if sandbox is not None:
+                    seed_compile_cache(tmp, self.workdir / COMPILE_CACHE)
+                return execute(nb, tmp, env=self.env(sandbox, tmp), sandbox=sandbox, probes=probes)
 
         data = NotebookData.load(self.assignment, self.notebook)
-        return prove_short(data, self.solution, full, self.expressions, run)
+        return prove_short(data, self.armed, full, self.expressions, run)
 
     def run_short(self, plan) -> list[int]:
         """Run the solution as the grader's short run does (:func:`autograder.shortrun.prepare`): the
         cells ``plan`` skips are not run, and the generators are moved where they would have left them.
         Returns the skipped cells.  Answers tried afterwards see the state a short-run submission sees."""
-        from autograder.grading.execute import skip_cell, skip_reason
-
-        marked, _ = shortrun.prepare(self.solution, self.release, plan)
+        marked, _ = shortrun.prepare(self.armed, self.release, plan)
         assert marked is not None, "the plan skips nothing in this notebook"
         self.nb.cells[:len(marked.cells)] = marked.cells
         skipped = []
@@ -160,14 +183,14 @@ class NotebookSession:
                 continue
             if skip_reason(cell):
                 skipped.append(i)
-                said = skip_cell(self.client, cell, self.cell_timeout)
+                said = self.kernel.skip_cell(cell)
                 assert said == "ok", f"the short run of {self.notebook} abandoned at cell {i}: {said}"
                 continue
-            run_cell(self.client, cell, i, self.cell_timeout)
+            self._run_cell(cell, i)
         return skipped
 
     def _test_cell(self, ex: course.Exercise):
-        return self.solution.cells[ex.test_cell]
+        return self.armed.cells[ex.test_cell]
 
     def rerun_tests(self, ex: course.Exercise):
         tc = self._test_cell(ex)
@@ -184,8 +207,7 @@ class NotebookSession:
                 entry = cell_outcome(self.run(learner_view.visible_source(self._test_cell(ex))), ex.id)
                 return Outcome(entry.ran and not entry.error, entry.error or "")
             if hidden_only:
-                src = self._test_cell(ex).source
-                block = course.Markers().hidden_block(src)
+                block = self.markers.hidden_block(self._test_cell(ex).source)  # its seed included
                 entry = cell_outcome(self.run(block), ex.id)
             else:
                 entry = self.rerun_tests(ex)
@@ -203,11 +225,10 @@ class NotebookSession:
         return by_id[f"{ex.id}_solution"].source
 
     def payload_with_seed(self, ex: course.Exercise, seed: int) -> dict | None:
-        self.run(f"import os as _os; _os.environ['AUTOGRADER_SEED'] = '{seed}'")
-        try:
-            return self.rerun_tests(ex).payload
-        finally:
-            self.run(f"_os.environ['AUTOGRADER_SEED'] = '{SEED}'")
+        """The observations of the exercise's test cell armed with ``seed`` instead of the session's."""
+        one = nbformat.v4.new_notebook(cells=[copy.deepcopy(self.solution.cells[ex.test_cell])])
+        tc = arm_hidden_tests(one, seed, self.markers).cells[0]
+        return cell_outcome(self.run(tc.source, course.nbgrader_meta(tc)), ex.id).payload
 
 
 def reads_beyond_reference(solution, ex: course.Exercise, source: str) -> set[str]:

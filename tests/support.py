@@ -1,4 +1,5 @@
-"""What tests and benchmarks share: a private copy of the course, and the environment to run its tools in."""
+"""What tests and benchmarks share: a private copy of the course, and the environment to run its tools in;
+the two-exercise fixture course (``tests/fixtures/course``) and how the tests grade it."""
 
 from __future__ import annotations
 
@@ -6,12 +7,28 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
+
+import attacks
 
 from autograder.adapters import generate
 from autograder.values import course
 
 ROOT = Path(__file__).resolve().parent.parent
+FIXTURE = ROOT / "tests" / "fixtures" / "course"
+
+# tight limits for grading the fixture course: its notebook is small, its attacks are not
+LIMITS = {
+    "AUTOGRADER_LIMIT_CELL_TIMEOUT": "20",
+    "AUTOGRADER_LIMIT_NOTEBOOK_TIMEOUT": "120",
+    "AUTOGRADER_LIMIT_MEMORY_MB": "3072",
+    "AUTOGRADER_LIMIT_MAX_PROCESSES": "96",
+    "AUTOGRADER_LIMIT_MAX_FILE_MB": "64",
+    "AUTOGRADER_LIMIT_MAX_OUTPUT_KB": "256",
+    "AUTOGRADER_LIMIT_MAX_NOTEBOOK_OUTPUT_KB": "2048",
+}
+SEED = "4242"  # the grading seed of the fixture course's batches
 
 
 def copy_course(dest: Path) -> Path:
@@ -39,3 +56,41 @@ def set_answers(nb_path: Path, sources: dict[str, str]) -> None:
         if gid in sources:
             cell["source"] = sources[gid]
     Path(nb_path).write_text(json.dumps(nb))
+
+
+def bare_fixture_course(dest: Path) -> Path:
+    """A private copy of the fixture course with the course's nbgrader configuration, nothing released."""
+    shutil.copytree(FIXTURE, dest)
+    shutil.copy(ROOT / "nbgrader_config.py", dest / "nbgrader_config.py")
+    return dest
+
+
+def release(course_dir: Path) -> Path:
+    """Release the course's assignments (``autograder release``), as its instructor does first."""
+    out = run_tool([sys.executable, "-m", "autograder", "release"], course_dir)
+    assert out.returncode == 0, out.stdout + out.stderr
+    return course_dir
+
+
+def fixture_course(dest: Path) -> Path:
+    """A private copy of the fixture course, released."""
+    return release(bare_fixture_course(dest))
+
+
+def grade(course_dir: Path, *extra: str, env: dict | None = None, timeout: float = 1500):
+    """``autograder grade`` on the fixture assignment, under :data:`LIMITS` and :data:`SEED`, with the
+    secret the attacks look for in the grader's environment."""
+    e = tool_env()
+    e.update(LIMITS)
+    e["AUTOGRADER_TEST_SECRET"] = attacks.SECRET
+    e.update(env or {})
+    return subprocess.run([sys.executable, "-m", "autograder", "grade", attacks.ASSIGNMENT, "--seed", SEED, *extra],
+                          cwd=course_dir, env=e, capture_output=True, text=True, timeout=timeout)
+
+
+def results(course_dir: Path) -> dict[str, dict]:
+    """Each student's stored result for the fixture assignment, by student."""
+    out = {}
+    for p in (course_dir / ".autograder" / "results" / attacks.ASSIGNMENT).glob(f"*/{attacks.ASSIGNMENT}.json"):
+        out[p.parent.name] = json.loads(p.read_text())["result"]
+    return out

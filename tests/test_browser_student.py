@@ -37,7 +37,7 @@ def test_student_fetches_works_validates_and_submits_from_the_assignment_list(tm
     grades what was submitted."""
     import attacks
     from playwright.sync_api import expect
-    from test_security import fixture_course
+    from support import fixture_course
 
     course = fixture_course(tmp_path / "course")
     exchange = tmp_path / "exchange"

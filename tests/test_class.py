@@ -10,14 +10,12 @@ from __future__ import annotations
 
 import csv
 import json
-import shutil
 import sys
 
 import attacks
 import pytest
 from bs4 import BeautifulSoup
-from support import ROOT, run_tool
-from test_security import grade
+from support import bare_fixture_course, grade, release, run_tool
 
 from autograder.adapters.times import COLLECTOR
 from autograder.adapters.times import record as record_time
@@ -36,16 +34,13 @@ IMPORT_1 = "import a_module_that_is_not_there\ndef add_one(x):\n    return x + 1
 
 def hinted_fixture_course(dest):
     """The fixture course, its first exercise followed by a folded hint as the course's notebooks have them."""
-    shutil.copytree(ROOT / "tests" / "fixtures" / "course", dest)
-    shutil.copy(ROOT / "nbgrader_config.py", dest / "nbgrader_config.py")
+    bare_fixture_course(dest)
     source = dest / "solutions" / attacks.ASSIGNMENT / f"{attacks.ASSIGNMENT}.ipynb"
     nb = json.loads(source.read_text())
     at = next(i for i, c in enumerate(nb["cells"]) if "Exercise 0.1" in "".join(c["source"]))
     nb["cells"].insert(at + 1, {"cell_type": "markdown", "id": "ex0_1_hint", "metadata": {}, "source": HINT})
     source.write_text(json.dumps(nb, indent=1))
-    out = run_tool([sys.executable, "-m", "autograder", "release"], dest)
-    assert out.returncode == 0, out.stderr
-    return dest
+    return release(dest)
 
 
 @pytest.fixture(scope="module")

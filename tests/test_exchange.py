@@ -14,8 +14,7 @@ from pathlib import Path
 
 import attacks
 import pytest
-from support import set_answers, tool_env
-from test_security import fixture_course, grade
+from support import fixture_course, grade, set_answers, tool_env
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("exchange")]
 COURSE_ID = "pytorch-course"

@@ -12,8 +12,7 @@ import sys
 
 import attacks
 import pytest
-from support import tool_env
-from test_security import fixture_course, results
+from support import fixture_course, results, tool_env
 
 from autograder.sandbox import launch as sandbox
 

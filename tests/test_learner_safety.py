@@ -15,7 +15,7 @@ from pathlib import Path
 
 import attacks
 import pytest
-from support import ROOT, run_tool, set_answers
+from support import ROOT, fixture_course, run_tool, set_answers
 
 from autograder.commands import check
 from autograder.values import course
@@ -33,12 +33,7 @@ def autograder(*args, cwd):
 
 @pytest.fixture(scope="module")
 def released(tmp_path_factory):
-    dest = tmp_path_factory.mktemp("released") / "course"
-    shutil.copytree(ROOT / "tests" / "fixtures" / "course", dest)
-    shutil.copy(ROOT / "nbgrader_config.py", dest / "nbgrader_config.py")
-    out = autograder("release", cwd=dest)
-    assert out.returncode == 0, out.stdout + out.stderr
-    return dest
+    return fixture_course(tmp_path_factory.mktemp("released") / "course")
 
 
 @pytest.fixture

@@ -12,8 +12,7 @@ import attacks
 import nbformat
 import pytest
 from attacks import gradebook_scores
-from support import tool_env
-from test_security import fixture_course
+from support import fixture_course, tool_env
 
 pytestmark = [pytest.mark.slow]
 

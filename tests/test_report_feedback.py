@@ -8,13 +8,12 @@ the one line a command says when nothing is graded yet.
 
 from __future__ import annotations
 
-import shutil
 import sys
 
 import nbformat
 import pytest
 from bs4 import BeautifulSoup
-from support import ROOT, run_tool
+from support import bare_fixture_course, run_tool
 
 from autograder.commands import feedback, report
 from autograder.values import outputs
@@ -125,15 +124,9 @@ def test_feedback_renders_the_instructors_markdown_only_and_describes_figures(ca
     assert "Alternative text" not in caplog.text
 
 
-def _bare_course(dest):
-    shutil.copytree(ROOT / "tests" / "fixtures" / "course", dest)
-    shutil.copy(ROOT / "nbgrader_config.py", dest / "nbgrader_config.py")
-    return dest
-
-
 @pytest.mark.parametrize("command", ["feedback", "report"])
 def test_nothing_graded_is_one_line(tmp_path, command):
-    course = _bare_course(tmp_path / "course")
+    course = bare_fixture_course(tmp_path / "course")
     out = run_tool([sys.executable, "-m", "autograder", command], course, timeout=300)
     assert out.returncode == 2 and out.stdout == ""
     lines = out.stderr.strip().splitlines()

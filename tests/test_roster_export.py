@@ -9,12 +9,10 @@ assignment, with 0 and "no submission" where nothing was handed in.
 from __future__ import annotations
 
 import csv
-import shutil
 import sys
 
 import pytest
-from support import ROOT, run_tool
-from test_security import fixture_course
+from support import bare_fixture_course, fixture_course, run_tool
 
 from autograder.adapters import roster
 from autograder.values.errors import UserError
@@ -98,9 +96,7 @@ def test_students_without_a_submission_get_a_row_with_0(released, tmp_path):
 
 
 def test_export_without_a_gradebook_says_what_to_do(tmp_path):
-    course = tmp_path / "course"  # the fixture course before anything is released or graded
-    shutil.copytree(ROOT / "tests" / "fixtures" / "course", course)
-    shutil.copy(ROOT / "nbgrader_config.py", course / "nbgrader_config.py")
+    course = bare_fixture_course(tmp_path / "course")  # before anything is released or graded
     out = export(course, "--to", "grades.csv")
     assert out.returncode == 2
     assert len(out.stderr.strip().splitlines()) == 1 and "run `autograder grade` first" in out.stderr, out.stderr

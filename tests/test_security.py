@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -25,47 +24,12 @@ from pathlib import Path
 import attacks
 import pytest
 from attacks import gradebook_scores
-from support import ROOT, run_tool, tool_env
+from support import LIMITS, SEED, fixture_course, grade, results, run_tool, tool_env
 
 from autograder.sandbox import launch as sandbox
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("security"),
               pytest.mark.skipif(not sandbox.available(), reason="needs bubblewrap and root (make setup)")]
-
-LIMITS = {
-    "AUTOGRADER_LIMIT_CELL_TIMEOUT": "20",
-    "AUTOGRADER_LIMIT_NOTEBOOK_TIMEOUT": "120",
-    "AUTOGRADER_LIMIT_MEMORY_MB": "3072",
-    "AUTOGRADER_LIMIT_MAX_PROCESSES": "96",
-    "AUTOGRADER_LIMIT_MAX_FILE_MB": "64",
-    "AUTOGRADER_LIMIT_MAX_OUTPUT_KB": "256",
-    "AUTOGRADER_LIMIT_MAX_NOTEBOOK_OUTPUT_KB": "2048",
-}
-SEED = "4242"
-
-
-def fixture_course(dest: Path) -> Path:
-    shutil.copytree(ROOT / "tests" / "fixtures" / "course", dest)
-    shutil.copy(ROOT / "nbgrader_config.py", dest / "nbgrader_config.py")
-    out = run_tool([sys.executable, "-m", "autograder", "release"], dest)
-    assert out.returncode == 0, out.stderr
-    return dest
-
-
-def grade(course: Path, *extra: str, env: dict | None = None, timeout: float = 1500):
-    e = tool_env()
-    e.update(LIMITS)
-    e["AUTOGRADER_TEST_SECRET"] = attacks.SECRET
-    e.update(env or {})
-    return subprocess.run([sys.executable, "-m", "autograder", "grade", attacks.ASSIGNMENT, "--seed", SEED, *extra],
-                          cwd=course, env=e, capture_output=True, text=True, timeout=timeout)
-
-
-def results(course: Path) -> dict[str, dict]:
-    out = {}
-    for p in (course / ".autograder" / "results" / attacks.ASSIGNMENT).glob(f"*/{attacks.ASSIGNMENT}.json"):
-        out[p.parent.name] = json.loads(p.read_text())["result"]
-    return out
 
 
 @pytest.fixture(scope="module")

@@ -18,8 +18,7 @@ import attacks
 import pytest
 import slurm_cluster
 from attacks import gradebook_scores
-from support import tool_env
-from test_security import fixture_course, results
+from support import fixture_course, results, tool_env
 
 from autograder.sandbox import launch as sandbox
 

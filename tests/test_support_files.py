@@ -16,7 +16,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from support import ROOT, run_tool
+from support import ROOT, bare_fixture_course, release, run_tool
 
 from autograder.commands import handout
 from autograder.values import course, support
@@ -38,9 +38,7 @@ def _list(folder: Path, names: list) -> None:
 @pytest.fixture(scope="module")
 def authored(tmp_path_factory):
     """The fixture course with a listed helper (read by the visible test) and an author's strays."""
-    root = tmp_path_factory.mktemp("support") / "course"
-    shutil.copytree(ROOT / "tests" / "fixtures" / "course", root)
-    shutil.copy(ROOT / "nbgrader_config.py", root / "nbgrader_config.py")
+    root = bare_fixture_course(tmp_path_factory.mktemp("support") / "course")
     folder = root / "solutions" / A
     (folder / "helper.py").write_text("GREETING = 'from the listed helper'\n")
     for rel, text in STRAYS.items():
@@ -51,9 +49,7 @@ def authored(tmp_path_factory):
     first = next(c for c in nb["cells"] if c["cell_type"] == "code")
     first["source"] = "import torch\nimport helper\nimport os\nprint('SEEN', sorted(os.listdir('.')))"
     (folder / f"{A}.ipynb").write_text(json.dumps(nb, indent=1))
-    out = run_tool([sys.executable, "-m", "autograder", "release"], root)
-    assert out.returncode == 0, out.stdout + out.stderr
-    return root
+    return release(root)
 
 
 def test_a_release_holds_the_notebook_and_the_files_it_lists(authored):

@@ -16,8 +16,7 @@ from pathlib import Path
 
 import attacks
 import pytest
-from support import tool_env
-from test_security import LIMITS, fixture_course
+from support import LIMITS, fixture_course, tool_env
 
 from autograder.adapters import times
 

@@ -10,8 +10,7 @@ import sys
 import attacks
 import pytest
 from attacks import gradebook_scores
-from support import run_tool
-from test_security import fixture_course
+from support import fixture_course, run_tool
 
 pytestmark = [pytest.mark.slow]
 

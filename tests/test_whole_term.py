@@ -23,9 +23,8 @@ from pathlib import Path
 
 import attacks
 import pytest
-from support import set_answers, tool_env
+from support import LIMITS, fixture_course, set_answers, tool_env
 from test_exchange import COURSE_ID, nbgrader
-from test_security import LIMITS, fixture_course
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("whole-term")]
 

@@ -1,8 +1,12 @@
-"""The execution seam: run one notebook in a fresh Jupyter kernel and return it with outputs.
+"""The execution seam: start a Jupyter kernel as grading does, and run a notebook in it.
 
-Everything that runs learner code goes through :func:`execute`.  The sandbox
-(:mod:`autograder.sandbox.launch`) wraps the kernel process; the caller decides what
-the verdicts are from the outputs, outside the kernel.
+:class:`KernelSession` is one kernel started the grading way (the client that bounds what it takes
+from a kernel, the course's kernel arguments, the sandbox's kernel manager) and the ways grading
+uses it: run a cell, evaluate an expression without a cell, stand in for a cell the short run
+skips.  :func:`execute` runs one notebook top to bottom in a fresh session and returns it with
+outputs: everything that grades learner code goes through it, and the notebook tests judge their
+answer variants in a session of their own.  The sandbox (:mod:`autograder.sandbox.launch`) wraps
+the kernel process; the caller decides what the verdicts are from the outputs, outside the kernel.
 """
 
 from __future__ import annotations
@@ -100,10 +104,145 @@ def work_folder(sandbox, prefix: str):
     return plain()
 
 
+class KernelSession:
+    """One kernel, started as grading starts it, and the three things grading does with it: run a
+    code cell (:meth:`run_cell`), evaluate an expression without a cell (:meth:`evaluate`) and stand
+    in for a cell the short run skips (:meth:`skip_cell`).
+
+    The kernel comes from the client that bounds what it takes from a kernel
+    (:func:`~autograder.sandbox.kernel_client.limited_client_class`), with the course's kernel
+    arguments and :func:`launch_env`, and from ``sandbox``'s kernel manager when one is given;
+    ``cwd`` must then be one of the sandbox's folders (:func:`work_folder`).  Making a session claims
+    the sandbox's user id; entering it starts the kernel; leaving it kills the kernel, cleans up the
+    sandbox and closes the client's sockets.  ``nb`` is the notebook whose cells run here (nbclient
+    keeps a cell at its index in it): :func:`execute` passes the notebook it runs, a caller that adds
+    cells as it goes appends them to :attr:`nb` before running them.
+    """
+
+    def __init__(self, cwd: os.PathLike, *, nb: nbformat.NotebookNode | None = None,
+                 env: dict[str, str] | None = None, limits: Limits | None = None,
+                 sandbox: "object | None" = None) -> None:
+        self.cwd = Path(cwd)
+        self.nb = nb if nb is not None else nbformat.v4.new_notebook()
+        self.env = dict(env or {})
+        self.limits = limits = limits or Limits()
+        self.sandbox = sandbox
+        self.client = client = limited_client_class()(
+            self.nb,
+            timeout=limits.cell_timeout,
+            startup_timeout=max(1, int(limits.startup_timeout)),
+            kernel_name="python3",
+            allow_errors=True,
+            interrupt_on_timeout=False,
+            record_timing=False,
+            # every output is in by now: kill the kernel instead of waiting for it to wind down
+            shutdown_kernel="immediate",
+            extra_arguments=kernel_arguments(),
+            resources={"metadata": {"path": str(self.cwd)}},
+        )
+        if sandbox is not None:
+            client.kernel_manager_class = sandbox.prepare(self.cwd, limits)
+        client.output_budget = limits.max_output_kb * 1024
+        client.notebook_budget = limits.max_notebook_output_kb * 1024
+        client.on_cell_executed = self._on_executed
+        self._kernel = None
+
+    def __enter__(self) -> "KernelSession":
+        started = time.perf_counter()
+        self._kernel = self.client.setup_kernel(env=launch_env(self.env), cwd=str(self.cwd),
+                                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            self._kernel.__enter__()
+        except BaseException:
+            self._kernel = None
+            self._release()
+            raise
+        timing.record("kernel start (sandbox + ipykernel ready)", time.perf_counter() - started)
+        return self
+
+    def __exit__(self, *exc) -> bool | None:
+        kernel, self._kernel = self._kernel, None
+        try:
+            return kernel.__exit__(*exc) if kernel is not None else None
+        finally:
+            self._release()
+
+    def _release(self) -> None:
+        if self.sandbox is not None:
+            self.sandbox.cleanup()
+        ctx = getattr(self.client, "zmq_context", None)
+        if ctx is not None:
+            ctx.destroy(linger=0)
+
+    @staticmethod
+    def _on_executed(cell, cell_index, execute_reply):
+        # a kernel that hides its tracebacks still answers 'error': record it
+        content = (execute_reply or {}).get("content", {})
+        if content.get("status") == "error" and not any(o.get("output_type") == "error" for o in cell.outputs):
+            _append_error(cell, str(content.get("ename", "Error"))[:100], str(content.get("evalue", ""))[:400])
+
+    def run_cell(self, cell, index: int, left: float | None = None) -> str | None:
+        """Run code cell ``index`` of :attr:`nb` as grading does: with its own output budget, for at
+        most the cell time limit (or ``left`` seconds, what is left of the notebook's time, if less),
+        a test cell leaving the global generators as it found them.  An error stays in the cell's
+        outputs.  Returns None, or why the run cannot go on (the cell ran past its time limit, its
+        output passed its limit, or the kernel died), which the cell's last output then says too."""
+        from nbclient.exceptions import CellTimeoutError, DeadKernelError
+
+        client = self.client
+        limit = self.limits.cell_timeout if left is None else min(self.limits.cell_timeout, left)
+        client.timeout = max(1, int(limit))
+        client.start_cell_budget()
+        neutral = course.is_tests(cell)
+        try:
+            with timing.phase(cell_class(cell)):
+                if neutral:
+                    self.evaluate(HOLD_GENERATORS)
+                client.execute_cell(cell, index)
+                if neutral:
+                    self.evaluate(RELEASE_GENERATORS)
+        except CellTimeoutError:
+            _append_error(cell, "CellTimeoutError", f"cell ran longer than {client.timeout:.0f} s and was stopped")
+            return f"a cell ran past its time limit ({client.timeout:.0f} s)"
+        except DeadKernelError:
+            if client.flooded:
+                _append_error(cell, "OutputLimitExceeded",
+                              f"the cell printed more than {client.flooded >> 10} KiB and was stopped")
+                return f"a cell's output passed its limit ({self.limits.max_output_kb} KiB) and was stopped"
+            _append_error(cell, "DeadKernelError", "the kernel died while running this cell")
+            return "the kernel died (crash, os._exit, or a resource limit)"
+        return None
+
+    def evaluate(self, expression: str) -> str:
+        """Evaluate ``expression`` in the kernel without a cell: no output, no history, no execution count."""
+        client = self.client
+        msg_id = client.kc.execute("", silent=True, store_history=False, user_expressions={"probe": expression},
+                                   allow_stdin=False, stop_on_error=False)
+        reply = client.wait_for_reply(msg_id)
+        found = ((reply or {}).get("content", {}).get("user_expressions") or {}).get("probe", {})
+        if found.get("status") != "ok":
+            return f"probe failed: {found.get('ename', 'no reply')}: {str(found.get('evalue', ''))[:200]}"
+        text = found.get("data", {}).get("text/plain", "")
+        try:
+            import ast
+
+            return str(ast.literal_eval(text))
+        except (ValueError, SyntaxError):
+            return text
+
+    def skip_cell(self, cell) -> str:
+        """Stand in for a cell the short run skips: its note as output, and what the skipped stretch
+        would have done that must still happen (its ``then``: moving the generators).  "ok", or why
+        the run must be abandoned."""
+        cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text=skip_reason(cell))]
+        then = cell.metadata["autograder"].pop("then", None)
+        return self.evaluate(then) if then else "ok"
+
+
 def execute(nb: nbformat.NotebookNode, cwd: os.PathLike, *, env: dict[str, str] | None = None,
             limits: Limits | None = None, sandbox: "object | None" = None,
             probes: dict[int, str] | None = None) -> ExecResult:
-    """Run ``nb`` top to bottom in a fresh kernel with working directory ``cwd``.
+    """Run ``nb`` top to bottom in a fresh kernel (a :class:`KernelSession`) with working directory ``cwd``.
 
     A code cell marked skipped (:func:`skip_reason`) is not run; it gets a note instead.
     A test cell leaves the global random-number generators as it found them, so that how far
@@ -115,7 +254,7 @@ def execute(nb: nbformat.NotebookNode, cwd: os.PathLike, *, env: dict[str, str] 
     outputs, and a dead or hung kernel ends the run with ``ExecResult.error`` set,
     keeping the outputs of every cell that finished before.
     """
-    from nbclient.exceptions import CellTimeoutError, DeadKernelError
+    from nbclient.exceptions import DeadKernelError
 
     limits = limits or Limits()
     nb = copy.deepcopy(nb)
@@ -123,90 +262,42 @@ def execute(nb: nbformat.NotebookNode, cwd: os.PathLike, *, env: dict[str, str] 
         if cell.cell_type == "code":
             cell.outputs = []
             cell.execution_count = None
-    client = limited_client_class()(
-        nb,
-        timeout=limits.cell_timeout,
-        startup_timeout=max(1, int(limits.startup_timeout)),
-        kernel_name="python3",
-        allow_errors=True,
-        interrupt_on_timeout=False,
-        record_timing=False,
-        # every output is in by now: kill the kernel instead of waiting for it to wind down
-        shutdown_kernel="immediate",
-        extra_arguments=kernel_arguments(),
-        resources={"metadata": {"path": str(cwd)}},
-    )
-    if sandbox is not None:
-        client.kernel_manager_class = sandbox.prepare(Path(cwd), limits)
-    client.output_budget = limits.max_output_kb * 1024
-    client.notebook_budget = limits.max_notebook_output_kb * 1024
-
-    def on_executed(cell, cell_index, execute_reply):
-        # a kernel that hides its tracebacks still answers 'error': record it
-        content = (execute_reply or {}).get("content", {})
-        if content.get("status") == "error" and not any(o.get("output_type") == "error" for o in cell.outputs):
-            _append_error(cell, str(content.get("ename", "Error"))[:100], str(content.get("evalue", ""))[:400])
-
-    client.on_cell_executed = on_executed
+    session = KernelSession(cwd, nb=nb, env=env, limits=limits, sandbox=sandbox)
     result = ExecResult(nb)
     start = time.monotonic()
     deadline = start + limits.notebook_timeout
     try:
-        started = time.perf_counter()
-        with client.setup_kernel(env=launch_env(env or {}), cwd=str(cwd), stdout=subprocess.DEVNULL,
-                                 stderr=subprocess.DEVNULL):
-            timing.record("kernel start (sandbox + ipykernel ready)", time.perf_counter() - started)
+        with session:
             for index, cell in enumerate(nb.cells):
                 if cell.cell_type != "code":
                     continue
                 if skip_reason(cell):
-                    said = skip_cell(client, cell, limits.cell_timeout)
+                    said = session.skip_cell(cell)
                     if said != "ok":
                         result.abandoned = f"cell {index}: {said}"[:300]
                         break
                     continue
                 if probes and index in probes:
-                    result.probes[index] = probe(client, probes[index], limits.cell_timeout)
+                    result.probes[index] = session.evaluate(probes[index])
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
                     result.error = f"notebook time limit of {limits.notebook_timeout:.0f} s reached"
                     break
-                client.timeout = max(1, int(min(limits.cell_timeout, remaining)))
-                client.start_cell_budget()
-                try:
-                    began = time.monotonic()
-                    with timing.phase(cell_class(cell)):
-                        run_cell(client, cell, index, limits.cell_timeout)
-                    result.cell_seconds[index] = time.monotonic() - began
-                except CellTimeoutError:
-                    _append_error(cell, "CellTimeoutError",
-                                  f"cell ran longer than {client.timeout:.0f} s and was stopped")
-                    result.error = f"a cell ran past its time limit ({client.timeout:.0f} s)"
+                began = time.monotonic()
+                stopped = session.run_cell(cell, index, left=remaining)
+                if stopped:
+                    result.error = stopped
                     break
-                except DeadKernelError:
-                    if client.flooded:
-                        _append_error(cell, "OutputLimitExceeded",
-                                      f"the cell printed more than {client.flooded >> 10} KiB and was stopped")
-                        result.error = f"a cell's output passed its limit ({limits.max_output_kb} KiB) and was stopped"
-                    else:
-                        _append_error(cell, "DeadKernelError", "the kernel died while running this cell")
-                        result.error = "the kernel died (crash, os._exit, or a resource limit)"
-                    break
+                result.cell_seconds[index] = time.monotonic() - began
             else:
                 if probes and len(nb.cells) in probes:
-                    result.probes[len(nb.cells)] = probe(client, probes[len(nb.cells)], limits.cell_timeout)
+                    result.probes[len(nb.cells)] = session.evaluate(probes[len(nb.cells)])
     except (RuntimeError, TimeoutError, DeadKernelError, OSError) as exc:
         if result.error is None:
             result.error = f"the kernel could not run the notebook: {type(exc).__name__}: {exc}"[:500]
     except Exception as exc:  # nbclient/zmq failures on a misbehaving kernel
         if result.error is None:
             result.error = f"execution failed: {type(exc).__name__}: {exc}"[:500]
-    finally:
-        if sandbox is not None:
-            sandbox.cleanup()
-        ctx = getattr(client, "zmq_context", None)
-        if ctx is not None:
-            ctx.destroy(linger=0)
     result.seconds = time.monotonic() - start
     return result
 
@@ -216,42 +307,6 @@ def skip_reason(cell) -> str:
     (:func:`autograder.shortrun.mark`), with, optionally, an expression to evaluate in its place
     (``then``) that must give ``"ok"``, or the run is abandoned."""
     return str(cell.get("metadata", {}).get("autograder", {}).get("skipped", "") or "")
-
-
-def skip_cell(client, cell, timeout: float) -> str:
-    """Stand in for a cell the short run skips: its note as output, and what the skipped stretch
-    would have done that must still happen (its ``then``: moving the generators).  "ok", or why
-    the run must be abandoned."""
-    cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text=skip_reason(cell))]
-    then = cell.metadata["autograder"].pop("then", None)
-    return probe(client, then, timeout) if then else "ok"
-
-
-def run_cell(client, cell, index: int, timeout: float) -> None:
-    """Run one code cell as grading does: a test cell leaves the global generators as it found them."""
-    neutral = course.is_tests(cell)
-    if neutral:
-        probe(client, HOLD_GENERATORS, timeout)
-    client.execute_cell(cell, index)
-    if neutral:
-        probe(client, RELEASE_GENERATORS, timeout)
-
-
-def probe(client, expression: str, timeout: float) -> str:
-    """Evaluate ``expression`` in the kernel without a cell: no output, no history, no execution count."""
-    msg_id = client.kc.execute("", silent=True, store_history=False, user_expressions={"probe": expression},
-                               allow_stdin=False, stop_on_error=False)
-    reply = client.wait_for_reply(msg_id)
-    found = ((reply or {}).get("content", {}).get("user_expressions") or {}).get("probe", {})
-    if found.get("status") != "ok":
-        return f"probe failed: {found.get('ename', 'no reply')}: {str(found.get('evalue', ''))[:200]}"
-    text = found.get("data", {}).get("text/plain", "")
-    try:
-        import ast
-
-        return str(ast.literal_eval(text))
-    except (ValueError, SyntaxError):
-        return text
 
 
 def cell_class(cell) -> str:

@@ -20,10 +20,10 @@ graded cell reads.  The short run skips them, under three guards:
 
 Skipped cells that draw random numbers would leave the generators elsewhere than a full run
 does (test cells never move them: every run puts them back after each, see
-:func:`autograder.grading.execute.run_cell`).  The reference's full run records the generators' states
-before every cell, so in place of a skipped stretch the short run moves them to where the full
-run had them after it, but only if they start where the full run had them before it (else the
-run is abandoned and graded in full).
+:meth:`autograder.grading.execute.KernelSession.run_cell`).  The reference's full run records the
+generators' states before every cell, so in place of a skipped stretch the short run moves them to
+where the full run had them after it, but only if they start where the full run had them before it
+(else the run is abandoned and graded in full).
 
 May import: :mod:`autograder.values` and the kernel side (:mod:`autograder.probe`, whose fingerprints it
 compares).
@@ -53,8 +53,8 @@ GENERATORS = ("torch", "cuda", "numpy", "random")
 def _seeded_by(nb, upto: int) -> set[str]:
     """The generators some code cell before ``upto`` seeds (so their streams are reproducible from there).
 
-    Not test cells: the grader puts the generators back after each (:func:`autograder.grading.execute.run_cell`),
-    so a seed set in one does not outlast it."""
+    Not test cells: the grader puts the generators back after each
+    (:meth:`autograder.grading.execute.KernelSession.run_cell`), so a seed set in one does not outlast it."""
     out: set[str] = set()
     for c in nb.cells[:upto]:
         if c.cell_type == "code" and not course.is_tests(c):
