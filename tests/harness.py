@@ -126,12 +126,12 @@ class NotebookSession:
         reference run does it (for :meth:`prove_short`)."""
         out = SolutionRun()
         cells = list(self.nb.cells)
-        self.expressions = shortrun.reference_probes(self.armed, self.release)
+        self.expressions = shortrun.reference_fingerprints(self.armed, self.release)
         self.full = ExecResult(self.nb)
         for i, cell in enumerate(cells):
             if cell.cell_type != "code":
                 continue
-            self.full.probes[i] = self.kernel.evaluate(self.expressions[i])
+            self.full.fingerprints[i] = self.kernel.evaluate(self.expressions[i])
             self._run_cell(cell, i)
             for o in cell.outputs:
                 if o.get("output_type") == "error":
@@ -146,7 +146,7 @@ class NotebookSession:
             else:
                 out.references[ex.id] = entry.payload
         end = len(cells)
-        self.full.probes[end] = self.kernel.evaluate(self.expressions[end])
+        self.full.fingerprints[end] = self.kernel.evaluate(self.expressions[end])
         self.references = out.references
         return out
 
@@ -159,22 +159,22 @@ class NotebookSession:
         full = copy.copy(self.full)
         full.nb = nbformat.from_dict(copy.deepcopy(dict(self.nb, cells=self.nb.cells[:len(self.solution.cells)])))
 
-        def run(nb, probes):
+        def run(nb, fingerprints):
             sandbox = new_sandbox()
             with work_folder(sandbox, "harness-short-") as tmp:
                 support.copy_listed(self.assignment.solution_dir, support.listed(self.assignment.solution_dir), tmp)
                 if sandbox is not None:
                     seed_compile_cache(tmp, self.workdir / COMPILE_CACHE)
-                return execute(nb, tmp, env=self.env(sandbox, tmp), sandbox=sandbox, probes=probes)
+                return execute(nb, tmp, env=self.env(sandbox, tmp), sandbox=sandbox, fingerprints=fingerprints)
 
         data = NotebookData.load(self.assignment, self.notebook)
         return prove_short(data, self.armed, full, self.expressions, run)
 
     def run_short(self, plan) -> list[int]:
-        """Run the solution as the grader's short run does (:func:`autograder.shortrun.prepare`): the
+        """Run the solution as the grader's short run does (:func:`autograder.shortrun.short_run`): the
         cells ``plan`` skips are not run, and the generators are moved where they would have left them.
         Returns the skipped cells.  Answers tried afterwards see the state a short-run submission sees."""
-        marked, _ = shortrun.prepare(self.armed, self.release, plan)
+        marked, _ = shortrun.short_run(self.armed, self.release, plan)
         assert marked is not None, "the plan skips nothing in this notebook"
         self.nb.cells[:len(marked.cells)] = marked.cells
         skipped = []

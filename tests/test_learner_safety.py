@@ -182,7 +182,7 @@ def test_report_prints_each_line_once():
         ExerciseResult("ex0_2", "Exercise 0.2", 2, 0, "failed",
                        message="your answer cell raised NameError\nthe tests raised NameError (test cell, line 1)",
                        detail="NameError: name 'y' is not defined\nNameError: name 'y' is not defined")])
-    text = check.report(result, hidden=False)
+    text = check.summary(result, hidden=False)
     assert text.count("must be 1") == 1, text
     assert text.count("name 'y' is not defined") == 1, text
 

@@ -156,13 +156,13 @@ def _prove(nb, folder):
     from autograder import shortrun
     from autograder.grading.execute import execute
 
-    expressions = shortrun.reference_probes(nb, nb)
-    full = execute(nb, folder, probes=expressions)
+    expressions = shortrun.reference_fingerprints(nb, nb)
+    full = execute(nb, folder, fingerprints=expressions)
     skip, _ = shortrun.select(nb, nb)
-    plan = shortrun.plan_from(nb, nb, skip, full.probes)
+    plan = shortrun.plan_from(nb, nb, skip, full.fingerprints)
     marked = shortrun.mark(nb, skip, plan, nb)
-    short = execute(marked, folder, probes=shortrun.short_probes(nb, expressions))
-    return skip, marked, shortrun.compare(nb, full.probes, short.probes, skip)
+    short = execute(marked, folder, fingerprints=shortrun.short_fingerprints(nb, expressions))
+    return skip, marked, shortrun.compare(nb, full.fingerprints, short.fingerprints, skip)
 
 
 def test_the_proof_names_the_graded_cell_that_saw_a_write_reading_missed(tmp_path):

@@ -86,7 +86,7 @@ def no_hidden_note(path: Path) -> str:
     return f"{path.name} has no hidden tests. Running the visible tests."
 
 
-def report(result: NotebookResult, hidden: bool) -> str:
+def summary(result: NotebookResult, hidden: bool) -> str:
     lines = [f"{result.assignment}/{result.notebook}: "
              f"{'visible and hidden' if hidden else 'visible'} tests"]
     for e in result.exercises:
@@ -99,12 +99,17 @@ def report(result: NotebookResult, hidden: bool) -> str:
     if result.run.startswith("short"):
         lines.append(f"  ({result.run}: no graded cell depends on them; --full runs every cell)")
     counts = {s: sum(e.status == s for e in result.exercises) for s in SYMBOL}
-    lines.append(f"  {counts['passed']} passed, {counts['failed']} failed, {counts['not attempted']} not attempted"
-                 f"  —  score {result.score:g}/{result.max_score:g}")
+    lines.append("  " + score_line(counts, result.score, result.max_score))
     if not hidden:
         lines.append("  Hidden tests not run: your instructor runs them when grading (in the course repository,\n"
                      "  add --hidden to run them without seeing them).")
     return "\n".join(lines)
+
+
+def score_line(counts: dict[str, int], score: float, max_score: float) -> str:
+    """The last line of a report (``check``'s for one notebook, ``progress``'s for all): counts and score."""
+    return (f"{counts['passed']} passed, {counts['failed']} failed, {counts['not attempted']} not attempted"
+            f"  —  score {score:g}/{max_score:g}")
 
 
 def _failure_lines(e) -> list[str]:
@@ -143,5 +148,5 @@ def run(args) -> int:
         print(no_hidden_note(path))
         hidden = False
     result = check(path, hidden=hidden, seed=args.seed, full=args.full)
-    print(report(result, hidden))
+    print(summary(result, hidden))
     return exit_code(result)

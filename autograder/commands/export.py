@@ -31,6 +31,7 @@ from autograder.adapters import roster
 from autograder.grading.store import ResultStore
 from autograder.values import course
 from autograder.values.errors import UserError
+from autograder.values.records import final_score
 
 COLUMNS = ["assignment", "student", "score", "max_score", "timestamp", "timestamp_source", "days_late",
            "late_penalty", "final_score", "notes"]
@@ -89,7 +90,7 @@ class GradesExport(ExportPlugin):
                              "max_score": sub.max_score, "timestamp": sub.timestamp or "",
                              "timestamp_source": "; ".join(sorted(x for x in sources if x)),
                              "days_late": round(late_s / 86400, 3), "late_penalty": penalty,
-                             "final_score": max(0.0, sub.score - penalty), "notes": "; ".join(notes)})
+                             "final_score": final_score(sub.score, penalty), "notes": "; ".join(notes)})
         return rows
 
     def export(self, gradebook: Gradebook, students: tuple[str, ...] = ()) -> None:

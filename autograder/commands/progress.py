@@ -112,8 +112,7 @@ def table(rows, hidden: bool) -> str:
         score += result.score
         max_score += result.max_score
         lines.append("")
-    lines.append(f"{totals['passed']} passed, {totals['failed']} failed, {totals['not attempted']} not attempted"
-                 f"  —  score {score:g}/{max_score:g}")
+    lines.append(check.score_line(totals, score, max_score))
     if not hidden:
         lines.append("(visible tests only: add --hidden to run the hidden tests too, without seeing them)")
     return "\n".join(lines)

@@ -70,7 +70,7 @@ class ExecResult:
     nb: nbformat.NotebookNode
     error: str | None = None  # why the run stopped early (kernel died, timeout, ...)
     seconds: float = 0.0
-    probes: dict[int, str] = field(default_factory=dict)  # cell index -> what its probe expression gave
+    fingerprints: dict[int, str] = field(default_factory=dict)  # cell index -> what its probe expression gave
     abandoned: str | None = None  # why a short run stopped so that the notebook runs in full
     cell_seconds: dict[int, float] = field(default_factory=dict)  # code cell index -> seconds it ran
 
@@ -241,14 +241,14 @@ class KernelSession:
 
 def execute(nb: nbformat.NotebookNode, cwd: os.PathLike, *, env: dict[str, str] | None = None,
             limits: Limits | None = None, sandbox: "object | None" = None,
-            probes: dict[int, str] | None = None) -> ExecResult:
+            fingerprints: dict[int, str] | None = None) -> ExecResult:
     """Run ``nb`` top to bottom in a fresh kernel (a :class:`KernelSession`) with working directory ``cwd``.
 
     A code cell marked skipped (:func:`skip_reason`) is not run; it gets a note instead.
     A test cell leaves the global random-number generators as it found them, so that how far
     it got (a released stub stops at its first assert) never shifts what later cells draw.
-    ``probes`` maps a cell index (or ``len(nb.cells)``, the end) to a Python expression evaluated
-    silently just before that cell runs; what it gives is in ``ExecResult.probes``.
+    ``fingerprints`` maps a cell index (or ``len(nb.cells)``, the end) to a Python expression evaluated
+    silently just before that cell runs; what it gives is in ``ExecResult.fingerprints``.
 
     Never raises for what the notebook does: a cell error stays in that cell's
     outputs, and a dead or hung kernel ends the run with ``ExecResult.error`` set,
@@ -277,8 +277,8 @@ def execute(nb: nbformat.NotebookNode, cwd: os.PathLike, *, env: dict[str, str] 
                         result.abandoned = f"cell {index}: {said}"[:300]
                         break
                     continue
-                if probes and index in probes:
-                    result.probes[index] = session.evaluate(probes[index])
+                if fingerprints and index in fingerprints:
+                    result.fingerprints[index] = session.evaluate(fingerprints[index])
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
                     result.error = f"notebook time limit of {limits.notebook_timeout:.0f} s reached"
@@ -290,8 +290,8 @@ def execute(nb: nbformat.NotebookNode, cwd: os.PathLike, *, env: dict[str, str] 
                     break
                 result.cell_seconds[index] = time.monotonic() - began
             else:
-                if probes and len(nb.cells) in probes:
-                    result.probes[len(nb.cells)] = session.evaluate(probes[len(nb.cells)])
+                if fingerprints and len(nb.cells) in fingerprints:
+                    result.fingerprints[len(nb.cells)] = session.evaluate(fingerprints[len(nb.cells)])
     except (RuntimeError, TimeoutError, DeadKernelError, OSError) as exc:
         if result.error is None:
             result.error = f"the kernel could not run the notebook: {type(exc).__name__}: {exc}"[:500]

@@ -16,7 +16,7 @@ from pathlib import Path
 from autograder import shortrun
 from autograder.grading.coursedata import NotebookData
 from autograder.grading.execute import Limits, execute, work_folder
-from autograder.grading.scoring import collect
+from autograder.grading.scoring import outcomes
 from autograder.grading.submission import arm_hidden_tests
 from autograder.values import support
 from autograder.values.digest import sha
@@ -78,16 +78,16 @@ def run_reference(data: NotebookData, seed: int, limits: Limits | None = None, s
         return Reference(observations=found["observations"], short=ShortPlan.from_dict(found.get("short")))
     store = compile_cache_store(cache_dir, data) if cache_dir and sandbox is not None else None
     armed = arm_hidden_tests(copy.deepcopy(data.solution), seed, data.markers)
-    expressions = shortrun.reference_probes(armed, data.release) if short else {}
+    expressions = shortrun.reference_fingerprints(armed, data.release) if short else {}
 
-    def run(nb, probes, keep_cache: bool):
+    def run(nb, fingerprints, keep_cache: bool):
         with work_folder(sandbox, "reference-") as tmp:
             support.copy_listed(data.support_dir, data.support_files, tmp)
             seed_compile_cache(tmp, store)
             # unsandboxed, torch's own cache under /tmp is shared and warm already
             cc = compile_cache_env(tmp) if sandbox is not None else {}
             res = execute(nb, tmp, env={"AUTOGRADER_MODE": "record", **cc}, limits=limits, sandbox=sandbox,
-                          probes=probes)
+                          fingerprints=fingerprints)
             made = tmp / COMPILE_CACHE
             if keep_cache and store is not None and not res.error and made.is_dir() and any(made.rglob("*")):
                 staging = store.with_name(f"{store.name}.{os.getpid()}.tmp")
@@ -102,7 +102,7 @@ def run_reference(data: NotebookData, seed: int, limits: Limits | None = None, s
     observations, failure = _observations(data, res, where)
     if failure:
         return Reference(failure=failure)
-    plan = prove_short(data, armed, res, expressions, lambda nb, probes: run(nb, probes, keep_cache=False)) \
+    plan = prove_short(data, armed, res, expressions, lambda nb, fingerprints: run(nb, fingerprints, keep_cache=False)) \
         if short else None
     if cache:
         write_atomic(cache, json.dumps({"observations": observations, "short": plan.to_dict() if plan else None}))
@@ -117,7 +117,7 @@ def _observations(data: NotebookData, res, where: str) -> tuple[dict | None, str
         failed = next((o for o in cell.get("outputs", []) if o.get("output_type") == "error"), None)
         if failed is not None:
             return None, f"{where}, cell {i}, raised {failed.get('ename')}: {str(failed.get('evalue'))[:300]}"
-    got = collect(res.nb, data.exercises)
+    got = outcomes(res.nb, data.exercises)
     observations = {}
     for ex in data.exercises:
         entry = got[ex.id]
@@ -134,20 +134,20 @@ NOTHING_TO_SKIP = "every cell is needed by a graded cell or may run the learner'
 def prove_short(data: NotebookData, armed, full, expressions: dict[int, str], run) -> ShortPlan:
     """Run the solution short and compare it with its full run (see :mod:`autograder.shortrun`).
 
-    ``full`` is the full run (an :class:`~autograder.grading.execute.ExecResult` whose probes were
-    ``expressions``); ``run(nb, probes)`` runs a notebook the same way and returns its result."""
+    ``full`` is the full run (an :class:`~autograder.grading.execute.ExecResult` whose fingerprints were
+    ``expressions``); ``run(nb, fingerprints)`` runs a notebook the same way and returns its result."""
     code_cells = sum(c.cell_type == "code" for c in armed.cells)
     extra: dict[int, str] = {}
     while True:
         skip, _ = shortrun.select(armed, data.release, extra)
-        wrote = shortrun.writers(armed, skip, full.probes)
+        wrote = shortrun.writers(armed, skip, full.fingerprints)
         if not wrote:
             break
         extra.update(wrote)
     if not skip:
         return ShortPlan(code_cells=code_cells, failure=NOTHING_TO_SKIP)
-    plan = shortrun.plan_from(armed, data.release, skip, full.probes)
-    short = run(shortrun.mark(armed, skip, plan, data.release), shortrun.short_probes(armed, expressions))
+    plan = shortrun.plan_from(armed, data.release, skip, full.fingerprints)
+    short = run(shortrun.mark(armed, skip, plan, data.release), shortrun.short_fingerprints(armed, expressions))
     where = f"the short run of {data.assignment.name}/{data.name}"
     if short.abandoned:
         return ShortPlan(code_cells=code_cells, failure=f"{where} was abandoned: {short.abandoned}")
@@ -158,7 +158,7 @@ def prove_short(data: NotebookData, armed, full, expressions: dict[int, str], ru
     differs = [e for e in observations if observations[e] != full_obs.get(e)]
     if differs:
         return ShortPlan(code_cells=code_cells, failure=f"{where} observed something else in {', '.join(differs)}")
-    mismatch = shortrun.compare(armed, full.probes, short.probes, skip)
+    mismatch = shortrun.compare(armed, full.fingerprints, short.fingerprints, skip)
     if mismatch:
         return ShortPlan(code_cells=code_cells, failure=mismatch)
     plan.seconds = (round(sum(full.cell_seconds.values()), 2), round(sum(full.cell_seconds.get(i, 0.0) for i in skip), 2))

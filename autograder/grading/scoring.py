@@ -44,7 +44,7 @@ def cell_outcome(cell, exercise: str) -> CellOutcome:
     return entry
 
 
-def collect(nb: nbformat.NotebookNode, exercises: list[course.Exercise]) -> dict[str, CellOutcome]:
+def outcomes(nb: nbformat.NotebookNode, exercises: list[course.Exercise]) -> dict[str, CellOutcome]:
     """The outcome of each exercise's test cell in an executed notebook."""
     by_gid = {course.grade_id(c): c for c in nb.cells if course.grade_id(c)}
     found = {}

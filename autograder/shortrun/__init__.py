@@ -125,7 +125,7 @@ def skips(nb, release, plan: ShortPlan | None) -> set[int]:
     return {i for i in own if not course.grade_id(nb.cells[i]) and nb.cells[i].source in proven}
 
 
-def prepare(nb, release, plan: ShortPlan | None) -> tuple[nbformat.NotebookNode | None, int]:
+def short_run(nb, release, plan: ShortPlan | None) -> tuple[nbformat.NotebookNode | None, int]:
     """The submission's short run, marked, and how many cells it skips; None when nothing is skipped
     (no proof, nothing skippable, or a skipped stretch whose generator states were not recorded)."""
     skip = skips(nb, release, plan)
@@ -176,7 +176,7 @@ def mark(nb, skip: set[int], plan: ShortPlan, release) -> nbformat.NotebookNode:
 SNAPSHOT = wire.call("autograder.probe.statedigest.snapshot_json")
 
 
-def reference_probes(nb, release) -> dict[int, str]:
+def reference_fingerprints(nb, release) -> dict[int, str]:
     """What the full reference run reports: everything a graded cell may read before it, the
     generators before every other cell; at the end, everything any graded cell reads."""
     sl = needed(_sources(nb), roots(nb, release))
@@ -188,7 +188,7 @@ def reference_probes(nb, release) -> dict[int, str]:
     return out
 
 
-def short_probes(nb, expressions: dict[int, str]) -> dict[int, str]:
+def short_fingerprints(nb, expressions: dict[int, str]) -> dict[int, str]:
     """The short run reports the same fingerprints as the full run before each graded cell and at the end."""
     return {i: e for i, e in expressions.items()
             if i == len(nb.cells) or (nb.cells[i].cell_type == "code" and course.grade_id(nb.cells[i]))}
@@ -202,21 +202,21 @@ def _parse(report: str | None) -> dict | None:
     return d if isinstance(d, dict) and "rng" in d else None
 
 
-def writers(nb, skip: set[int], probes: dict[int, str]) -> dict[int, str]:
+def writers(nb, skip: set[int], fingerprints: dict[int, str]) -> dict[int, str]:
     """The cells in ``skip`` that changed the working folder's files in the full run (a later cell
     may read what they wrote, by a name no static reading can follow)."""
     code = [i for i, c in enumerate(nb.cells) if c.cell_type == "code"]
     out = {}
     for k, i in enumerate(code):
         if i in skip:
-            before = _parse(probes.get(i)) or {}
-            after = _parse(probes.get(code[k + 1] if k + 1 < len(code) else len(nb.cells))) or {}
+            before = _parse(fingerprints.get(i)) or {}
+            after = _parse(fingerprints.get(code[k + 1] if k + 1 < len(code) else len(nb.cells))) or {}
             if before.get("files") != after.get("files"):
                 out[i] = "it changed the working folder's files in the reference's full run"
     return out
 
 
-def plan_from(nb, release, skip: set[int], probes: dict[int, str]) -> ShortPlan:
+def plan_from(nb, release, skip: set[int], fingerprints: dict[int, str]) -> ShortPlan:
     """The plan the proof will check: what to skip, and the generators' states the full run had
     before each skipped cell and each cell that follows one (``end``: after the last cell)."""
     names = keys(nb, release)
@@ -225,7 +225,7 @@ def plan_from(nb, release, skip: set[int], probes: dict[int, str]) -> ShortPlan:
                           for k, i in enumerate(code) if i in skip}
     rng = {}
     for i in wanted:
-        found = _parse(probes.get(i))
+        found = _parse(fingerprints.get(i))
         if found is not None:
             rng[names.get(i, "end") if i < len(nb.cells) else "end"] = {"rng": found["rng"], "raw": found.get("raw", {})}
     sources = {nb.cells[i].source for i in skip}

@@ -9,6 +9,10 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field, fields
 
 
+def final_score(score: float, late_penalty: float) -> float:
+    """What a notebook or an assignment counts for: its score less its late penalty, never below zero."""
+    return max(0.0, score - late_penalty)
+
 @dataclass
 class ExerciseResult:
     id: str
@@ -44,7 +48,7 @@ class NotebookResult:
 
     @property
     def final_score(self) -> float:
-        return max(0.0, self.score - self.late_penalty)
+        return final_score(self.score, self.late_penalty)
 
     @property
     def score(self) -> float:

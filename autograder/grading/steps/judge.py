@@ -1,5 +1,5 @@
 """Steps 5 and 6: judge what the latest run observed against the reference
-(:func:`autograder.grading.scoring.collect` and :func:`~autograder.grading.scoring.score`), once per run.
+(:func:`autograder.grading.scoring.outcomes` and :func:`~autograder.grading.scoring.score`), once per run.
 
 A full run's verdicts count.  A short run's count only where it ended cleanly and every exercise passed
 or was left as released; otherwise the notebook is run again in full, and the reason is kept."""
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from nbgrader.preprocessors import NbGraderPreprocessor
 
-from autograder.grading.scoring import collect, score
+from autograder.grading.scoring import outcomes, score
 from autograder.values import timing
 
 CLEAN = ("passed", "not attempted")
@@ -21,7 +21,7 @@ class JudgeObservations(NbGraderPreprocessor):
         if res is None or run.judged:
             return nb, resources
         with timing.phase("grader: judge observations"):
-            run.exercises = score(run.data, collect(res.nb, run.data.exercises), run.refs, run.submitted.nb, res.error)
+            run.exercises = score(run.data, outcomes(res.nb, run.data.exercises), run.refs, run.submitted.nb, res.error)
         run.judged = True
         code_cells = sum(c.cell_type == "code" for c in run.merged.cells)
         if run.mode == "short":
