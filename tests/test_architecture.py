@@ -110,3 +110,14 @@ def test_a_low_zone_loads_no_higher_zone_when_imported(zone):
                                        check=True).stdout)
     allowed = {zone, *zone_rule(zone)}
     assert not [m for m in loaded if m != "autograder" and zone_of(m) not in allowed]
+
+
+def test_an_installed_copy_holds_every_zone():
+    """A plain ``pip install .`` (a conda environment, a student pack) must ship the zones, not just the package
+    folder: the build finds ``autograder`` and every subpackage."""
+    import tomllib
+
+    config = tomllib.loads((PKG.parent / "pyproject.toml").read_text())["tool"]["setuptools"]
+    assert "packages" not in config, "a fixed package list leaves the zones out of a built copy"
+    include = config["packages"]["find"]["include"]
+    assert "autograder" in include and "autograder.*" in include
