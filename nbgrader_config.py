@@ -17,8 +17,7 @@ c.CourseDirectory.release_directory = "notebooks"
 # folder is ignored, as the folders are now, and so are editors' leftovers whenever they appear.
 from autograder.values.support import nbgrader_ignores  # noqa: E402
 
-c.CourseDirectory.ignore = [".ipynb_checkpoints", "*.pyc", "__pycache__", "feedback", ".cache",
-                            *nbgrader_ignores(c.CourseDirectory.root, "solutions", "notebooks")]
+c.CourseDirectory.ignore = nbgrader_ignores(c.CourseDirectory.root, "solutions", "notebooks")
 
 # The stub every answer cell gets in the student version.
 c.ClearSolutions.code_stub = {

@@ -36,8 +36,7 @@ c.CourseDirectory.release_directory = "notebooks"
 # what ships beside a notebook is the files it lists (autograder.values.support), nothing else of .release/
 from autograder.values.support import nbgrader_ignores  # noqa: E402
 
-c.CourseDirectory.ignore = [".ipynb_checkpoints", "*.pyc", "__pycache__", "feedback", ".cache",
-                            *nbgrader_ignores(c.CourseDirectory.root, ".release")]
+c.CourseDirectory.ignore = nbgrader_ignores(c.CourseDirectory.root, ".release")
 c.Execute.timeout = 300
 from autograder.values.wire import KERNEL_ARGS  # noqa: E402
 

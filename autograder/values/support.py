@@ -138,9 +138,14 @@ def prune(folder: Path, names: list[str] | tuple[str, ...]) -> list[str]:
     return gone
 
 
+# what no assignment folder ships, whatever its notebooks list (the course's config and a student pack's)
+NEVER_SHIPPED = (".ipynb_checkpoints", "*.pyc", "__pycache__", "feedback", ".cache")
+
+
 def nbgrader_ignores(root: Path, *kinds: str) -> list[str]:
     """Patterns for nbgrader's ``CourseDirectory.ignore``, for the assignment folders under ``root/KIND``
-    for each of ``kinds`` (say ``solutions``, ``notebooks``): the editor leftovers; a jupytext copy of
+    for each of ``kinds`` (say ``solutions``, ``notebooks``): what a course never ships (:data:`NEVER_SHIPPED`:
+    caches, checkpoints, feedback), the editor leftovers; a jupytext copy of
     any notebook (``NN_topic.py``, ``.md``, ...) whenever it appears; and each unlisted file there now.
 
     nbgrader matches a pattern against a file's name within its own folder, so a pattern is a name,
@@ -158,4 +163,4 @@ def nbgrader_ignores(root: Path, *kinds: str) -> list[str]:
         for nb in _notebooks(folder):
             out += [glob.escape(nb.stem) + ext for ext in JUPYTEXT]
         out += [glob.escape(PurePosixPath(rel).name) for rel in unlisted(folder, lists[folder])]
-    return [p for p in dict.fromkeys(out) if p not in shipped]
+    return [*NEVER_SHIPPED, *(p for p in dict.fromkeys(out) if p not in shipped)]
