@@ -61,8 +61,10 @@ class LatePolicy(LateSubmissionPlugin):
         return round(min(score, score * self.percent_per_day * days / 100.0), 6)
 
 
+@functools.lru_cache(maxsize=8)
 def policy(root: Path) -> LatePolicy:
-    """The course's late policy (``nbgrader_config.py``, read once per process by :func:`course.config`)."""
+    """The course's late policy (``nbgrader_config.py``, read once per process by :func:`course.config`),
+    made once per process, not once per result."""
     return LatePolicy(config=course.config(root))
 
 
