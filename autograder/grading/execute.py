@@ -32,8 +32,6 @@ RELEASE_GENERATORS = wire.call("autograder.probe.release_generators")
 def kernel_arguments(root: Path | None = None) -> list[str]:
     """The kernel's extra arguments, as the course's ``nbgrader_config.py`` sets them for nbgrader's own
     runs (``Execute.extra_arguments``), so stock nbgrader and this grader start kernels alike."""
-    from autograder.values import course
-
     try:
         cfg = course.config(root or course.find_root())
         args = cfg.Execute.extra_arguments if "extra_arguments" in cfg.Execute else None

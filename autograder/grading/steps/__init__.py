@@ -5,7 +5,7 @@ the notebook on its way through them is the one the step returns.
 What a step needs beyond the notebook, and what it leaves for the next one, travels in
 ``resources["grading"]``: one :class:`GradingRun`, a typed value (nothing in it is JSON).
 
-:data:`STEPS`, in order:
+:func:`default_steps`, in order:
 
 1. :class:`~.read.ReadSubmission`: read the file once, hash it, parse it without trust;
 2. :class:`~.restore.RestoreInstructorCells`: the instructor's cells put back, tampering logged;
@@ -69,7 +69,7 @@ class GradingRun:
 
 
 def default_steps() -> list:
-    """The steps of :data:`STEPS`, made."""
+    """The steps, in the order this module's docstring gives."""
     from autograder.grading.steps.arm import ArmHiddenTests
     from autograder.grading.steps.execute import ExecuteInSandbox
     from autograder.grading.steps.judge import JudgeObservations
@@ -81,10 +81,6 @@ def default_steps() -> list:
     return [ReadSubmission(), RestoreInstructorCells(), ArmHiddenTests(), PlanShortRun(),
             ExecuteInSandbox(mode="short"), JudgeObservations(), ExecuteInSandbox(mode="full"),
             JudgeObservations(), LimitOutputs()]
-
-
-STEPS = ("ReadSubmission", "RestoreInstructorCells", "ArmHiddenTests", "PlanShortRun", "ExecuteInSandbox(short)",
-         "JudgeObservations", "ExecuteInSandbox(full)", "JudgeObservations", "LimitOutputs")
 
 
 def run_steps(run: GradingRun, steps: list | None = None) -> nbformat.NotebookNode | None:
