@@ -136,7 +136,7 @@ def write_result(root: Path, db_url: str, job, result: NotebookResult, terms: la
     if timestamp and late.parse_time(timestamp) is None:  # its penalty is in the result (late.Terms); nbgrader gets none
         timestamp = None
     if timestamp:
-        (dest / "timestamp.txt").write_text(timestamp)
+        write_atomic(dest / "timestamp.txt", timestamp)
     else:
         (dest / "timestamp.txt").unlink(missing_ok=True)
     # nbgrader's exchange names a learner's feedback by the secret their submit left beside the notebook
