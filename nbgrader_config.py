@@ -58,8 +58,9 @@ c.AssignLatePenalties.plugin_class = LatePolicy
 c.ExportApp.plugin_class = GradesExport
 
 # `nbgrader autograde` and the formgrader's Autograde button grade in the sandbox, through
-# `autograder grade`, instead of running the learner's code in a plain kernel.
-from autograder.adapters.nbgrader_autograde import autograde_steps  # noqa: E402
+# `autograder grade` in their own process (autograder.commands.autograde), instead of running the
+# learner's code in a plain kernel; `--GradeInSandbox.trusted_input=True` runs nbgrader's own steps.
+from autograder.commands.autograde import autograde_steps  # noqa: E402
 
 c.Autograde.autograde_preprocessors = autograde_steps()
 

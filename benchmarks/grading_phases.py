@@ -192,7 +192,7 @@ def phase_stock(work: Path, base: Path, corpus: Path, assignments: list[str]) ->
             if "Autograding" in text and ".ipynb" in text:
                 log(f"  {name} +{t:.0f}s: {text.split('Autograding')[-1].strip()[-80:]}")
 
-        r = run_measured([PY, "-m", "nbgrader", "autograde", name, "--force", "--SandboxedGrade.trusted_input=True"], course_dir, env,
+        r = run_measured([PY, "-m", "nbgrader", "autograde", name, "--force", "--GradeInSandbox.trusted_input=True"], course_dir, env,
                          work / "logs" / f"stock-autograde-{name}.log", timeout=4 * 3600, memory=True,
                          on_line=on_line)
         per[name] = {"wall_s": r["wall_s"], "cpu_s": r["cpu_s"], "rc": r["rc"], "timed_out": r["timed_out"],

@@ -77,7 +77,7 @@ def main() -> None:
         for student in order:
             out = subprocess.run([sys.executable, "-m", "nbgrader", "autograde", attacks.ASSIGNMENT, "--force",
                                   "--student", student, "--Execute.timeout=20",
-                                  "--SandboxedGrade.trusted_input=True"], cwd=stock_course, env=env(),
+                                  "--GradeInSandbox.trusted_input=True"], cwd=stock_course, env=env(),
                                  capture_output=True, text=True, timeout=600)
             if out.returncode != 0 or "ERROR" in out.stderr:
                 stock_errors.add(student)

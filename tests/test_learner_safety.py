@@ -301,7 +301,7 @@ def test_stock_autograde_restores_hidden_tests_without_a_checksum_warning(fx):
 
     def autograde():
         return run_tool([sys.executable, "-m", "nbgrader", "autograde", NAME, "--force",
-                         "--SandboxedGrade.trusted_input=True"], fx)
+                         "--GradeInSandbox.trusted_input=True"], fx)
 
     out = autograde()  # the course's configuration: autograder.adapters.hiddentests in nbgrader's sanitize steps
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]

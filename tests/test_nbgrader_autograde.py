@@ -1,6 +1,7 @@
 """nbgrader's own autograde (the formgrader's *Autograde* button, and ``nbgrader autograde``)
-grades in the sandbox: a whole class, hostile submissions that fool a plain kernel included, earns
-through the button exactly what ``autograder grade`` gives it."""
+grades in the sandbox, by the ``grade`` command run in nbgrader's process: a whole class, hostile
+submissions that fool a plain kernel included, earns through the button exactly what ``autograder
+grade`` gives it, and gets the same autograded notebooks."""
 
 from __future__ import annotations
 
@@ -39,7 +40,7 @@ def test_trusted_input_runs_nbgraders_own_execute(tmp_path):
     attacks.build([c for c in attacks.attacks(course) if c.student == "input_transformer"], release,
                   course / "submitted")
     out = subprocess.run([sys.executable, "-m", "nbgrader", "autograde", attacks.ASSIGNMENT, "--force",
-                          "--SandboxedGrade.trusted_input=True"], cwd=course, env=tool_env(),
+                          "--GradeInSandbox.trusted_input=True"], cwd=course, env=tool_env(),
                          capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stderr[-3000:]
     assert gradebook_scores(course)["input_transformer"] > 0
@@ -98,6 +99,9 @@ def test_a_whole_class_gets_the_same_scores_through_both_paths(tmp_path):
                                env=tool_env(), capture_output=True, text=True, timeout=1200)
     assert out_grade.returncode == 0, out_grade.stdout[-2000:] + out_grade.stderr[-3000:]
     students = sorted(c.student for c in cases)
+    # the same term seed (drawn once per course, kept in .autograder/seeds.json) for both copies
+    (second / ".autograder").mkdir(exist_ok=True)
+    shutil.copyfile(first / ".autograder" / "seeds.json", second / ".autograder" / "seeds.json")
     out = subprocess.run([sys.executable, "-c", BUTTON, attacks.ASSIGNMENT, *students], cwd=second,
                          env=tool_env(), capture_output=True, text=True, timeout=1200)
     assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-3000:]
@@ -116,6 +120,23 @@ def test_a_whole_class_gets_the_same_scores_through_both_paths(tmp_path):
                                   f"{attacks.ASSIGNMENT}.ipynb", as_version=4)
         tests = [c for c in graded_nb.cells if c.metadata.get("nbgrader", {}).get("grade_id") == "ex0_1_tests"]
         assert any(o.output_type == "error" for o in tests[0].outputs) == (student != "honest"), student
+    # one writer: the button's autograded notebook is the one `grade` writes, output for output, for every
+    # notebook graded; a refused or unreadable one is a zero in both, shown as not graded by the button
+    def shown(course, student):
+        nb = json.loads((course / "autograded" / student / attacks.ASSIGNMENT / f"{attacks.ASSIGNMENT}.ipynb").read_text())
+        for cell in nb["cells"]:  # a kernel killed in a cell may die before or after it reports the count
+            cell.pop("execution_count", None)
+        return nb
+
+    for student in [c.student for c in cases if c.student not in ("unreadable_time", "padded", "malformed")]:
+        assert shown(first, student) == shown(second, student), student
+    for course in (first, second):  # not JSON: nbgrader cannot read it either, and neither path keeps a notebook
+        assert not (course / "autograded" / "malformed" / attacks.ASSIGNMENT / f"{attacks.ASSIGNMENT}.ipynb").exists()
+    assert not (first / "autograded" / "padded" / attacks.ASSIGNMENT / f"{attacks.ASSIGNMENT}.ipynb").exists()
+    shown = nbformat.read(second / "autograded" / "padded" / attacks.ASSIGNMENT / f"{attacks.ASSIGNMENT}.ipynb",
+                          as_version=4)
+    tests = [c for c in shown.cells if c.metadata.get("nbgrader", {}).get("grade") and c.cell_type == "code"]
+    assert tests and all(o.ename == "NotGraded" for c in tests for o in c.outputs)
     # nbgrader's Autograde stops at a timestamp.txt that does not read; grade holds it too, saying what to do
     assert "held, not graded: unreadable_time" in out_grade.stderr and "unreadable_time" not in graded
     assert graded == {c.student: (float(c.score), 0.9 if c.student == "late" else 0.0)

@@ -36,7 +36,7 @@ def test_stock_autograde_stub_zero_solution_full(course_dir, assignment):
         dest = course_dir / "submitted" / student / assignment
         shutil.copytree(src, dest)
     out = run_tool([sys.executable, "-m", "nbgrader", "autograde", assignment, "--force",
-                    "--SandboxedGrade.trusted_input=True"], course_dir)
+                    "--GradeInSandbox.trusted_input=True"], course_dir)
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
     problems = []
     with Gradebook(f"sqlite:///{course_dir / 'gradebook.db'}") as gb:

@@ -28,7 +28,7 @@ def test_warning_is_not_a_failure(tmp_path, grader):
                   release, course / "submitted")
     if grader == "stock":
         cmd = [sys.executable, "-m", "nbgrader", "autograde", attacks.ASSIGNMENT, "--force",
-               "--SandboxedGrade.trusted_input=True"]
+               "--GradeInSandbox.trusted_input=True"]
     else:
         cmd = [sys.executable, "-m", "autograder", "grade", attacks.ASSIGNMENT, "--workers", "1"]
     out = run_tool(cmd, course)

@@ -1,11 +1,12 @@
 """The outside tools' formats and rails: nbgrader and the LMS.
 
-nbgrader's code makes the release (:mod:`.generate`), holds the grades (:mod:`.gradebook`), runs its own
-``autograde`` through this grader (:mod:`.nbgrader_autograde`), restores the hidden tests it recorded
+nbgrader's code makes the release (:mod:`.generate`), holds the grades (:mod:`.gradebook`, the one writer
+of scores and late penalties), restores the hidden tests it recorded
 (:mod:`.hiddentests`) and applies the late policy (:mod:`.late`, from the submission times of
 :mod:`.times`); rosters come from the LMS (:mod:`.roster`).
 
-They sit on top of the grading core: nbgrader's own commands grade through it.
+They sit on top of the grading core; nbgrader's own ``autograde`` runs the ``grade`` command
+(:mod:`autograder.commands.autograde`).
 
 May import: :mod:`autograder.values`, :mod:`autograder.probe`, :mod:`autograder.sandbox`,
 :mod:`autograder.shortrun` and :mod:`autograder.grading`.

@@ -1,9 +1,16 @@
 """The single writer of nbgrader's gradebook and of ``autograded/``.
 
 Workers never touch ``gradebook.db``: the ``grade`` command hands every finished job to this
-module, in one process, so the sqlite gradebook never sees two writers.  The autograded
-notebook is the instructor's: outputs kept (cleaned), observation payloads dropped, and the
-hidden tests' verdicts written into each test cell as nbgrader expects them.
+module, in one process, so the sqlite gradebook never sees two writers; nbgrader's own
+``autograde`` runs that command (:mod:`autograder.commands.autograde`) in place of its
+``SaveAutoGrades`` and ``AssignLatePenalties``, whose semantics :func:`write_result` keeps: a
+test cell's score is the judge's, a graded cell with no automatic score needs a manual grade,
+an answer left as released gets nbgrader's "No response." comment, and the late penalty
+(never more than the score) replaces whatever an earlier run recorded.
+
+A verdict is recorded once, as a score.  The autograded notebook is for people: outputs kept
+(cleaned), observation payloads dropped, and a failed test cell shows why, as an error the way
+nbgrader shows a failed test; nothing reads a score back from it.
 """
 
 from __future__ import annotations
@@ -23,7 +30,8 @@ HIDDEN_FAILURE = "HiddenTestFailure"
 
 
 def autograded_notebook(executed: nbformat.NotebookNode, result: NotebookResult) -> nbformat.NotebookNode:
-    """The notebook instructors see: outputs kept, observation payloads dropped, hidden verdicts as errors."""
+    """The notebook instructors see: outputs kept, observation payloads dropped, a failed test cell showing
+    why (an error output, as nbgrader shows one; the score itself is only in the gradebook)."""
     by_ex = {e.id: e for e in result.exercises}
     for cell in executed.cells:
         if cell.cell_type != "code":
@@ -38,7 +46,7 @@ def autograded_notebook(executed: nbformat.NotebookNode, result: NotebookResult)
                     "error", ename=HIDDEN_FAILURE, evalue=r.message or r.status,
                     traceback=[f"{HIDDEN_FAILURE}: {line}" for line in (r.message or r.status).splitlines()]))
             if r.status == "passed":
-                # the grade is the judge's: an error or stderr left in a passed cell would confuse nbgrader
+                # the grade is the judge's: an error or stderr left in a passed cell would read as a failure
                 cell.outputs = [o for o in cell.outputs if o.get("output_type") != "error"]
             for o in cell.outputs:
                 if o.get("output_type") == "stream" and o.get("name") == "stderr":

@@ -61,11 +61,18 @@ class LatePolicy(LateSubmissionPlugin):
         return round(min(score, score * self.percent_per_day * days / 100.0), 6)
 
 
-@functools.lru_cache(maxsize=8)
+_POLICIES: dict[str, tuple[object, LatePolicy]] = {}
+
+
 def policy(root: Path) -> LatePolicy:
-    """The course's late policy (``nbgrader_config.py``, read once per process by :func:`course.config`),
-    made once per process, not once per result."""
-    return LatePolicy(config=course.config(root))
+    """The course's late policy, made once per reading of ``nbgrader_config.py`` (:func:`course.config`
+    reads it again when it changes), not once per result."""
+    cfg = course.config(root)
+    key = str(Path(root).resolve())
+    held = _POLICIES.get(key)
+    if held is None or held[0] is not cfg:
+        held = _POLICIES[key] = (cfg, LatePolicy(config=cfg))
+    return held[1]
 
 
 def due_date(rules: LatePolicy, assignment: str) -> dt.datetime | None:
@@ -125,14 +132,18 @@ class Terms:
 
     @property
     def seconds_late(self) -> float:
-        """Seconds past the student's due date, extension included (0 when on time or when there is no due
-        date or no time; infinite when the time does not read: see :attr:`unreadable`)."""
+        """Seconds past the student's due date, extension included, as nbgrader's gradebook computes them
+        (``SubmittedAssignment.total_seconds_late``, on an unsaved copy of what the gradebook is given):
+        0 when on time or when there is no due date or no time; infinite when the time does not read
+        (see :attr:`unreadable`)."""
         if self.unreadable:
             return math.inf
+        from nbgrader.api import Assignment, SubmittedAssignment
+
         due, when = parse_time(self.due), parse_time(self.submitted_at)
-        if due is None or when is None:
-            return 0.0
-        return max(0.0, (when - due).total_seconds() - self.extension_hours * 3600)
+        orm = SubmittedAssignment(timestamp=when, extension=self.extension,
+                                  assignment=Assignment(name="", duedate=due))
+        return float(orm.total_seconds_late)
 
     @property
     def extension(self) -> dt.timedelta | None:

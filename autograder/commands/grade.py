@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
 import threading
 import time
@@ -147,16 +148,27 @@ def set_submitted_at(root: Path, found: list[Found], when: str) -> None:
             print(f"{student}/{assignment}: submitted at {stamp}" + (f" (was {before[0]}, {before[1]})" if before else ""))
 
 
+def one_notebook(root: Path, assignment: str, student: str, notebook: str) -> argparse.Namespace:
+    """The arguments of ``grade`` for one notebook of one student, graded again whatever is recorded, in
+    this process: what nbgrader's *Autograde* of that notebook runs (:mod:`autograder.commands.autograde`)."""
+    return argparse.Namespace(
+        root=str(root), assignments=[assignment], student=[student], notebooks=[notebook], submissions=None,
+        seed=None, new_seed=False, submitted_at=None, force=True, full=False, retry_errors=False, workers=1,
+        backend="local", no_sandbox=False)
+
+
 def run(args) -> int:
     from autograder.grading.workers import default_workers
 
-    root = course.find_root()
+    root = Path(args.root) if getattr(args, "root", None) else course.find_root()
     subs = Path(args.submissions).resolve() if args.submissions else course.folder(root, "submitted")
     if not subs.is_dir():
         raise UserError(f"no submissions folder {subs}: collect first (autograder collect, or nbgrader collect), "
                         "or give --submissions FOLDER")
     db_url = course.gradebook_url(root)
     todo = discover(root, subs, args.assignments, args.student)
+    if getattr(args, "notebooks", None):  # nbgrader's Autograde grades one notebook at a time
+        todo = [f for f in todo if f.notebook in args.notebooks]
     if not todo:
         raise UserError(f"nothing to grade in {subs} (nbgrader's layout: STUDENT/ASSIGNMENT/NOTEBOOK.ipynb)")
     if getattr(args, "submitted_at", None):

@@ -142,22 +142,31 @@ def exercises(nb) -> list[Exercise]:
     return [found[ex] for ex in order]
 
 
-_CONFIGS: dict[str, object] = {}
+_CONFIGS: dict[str, tuple[object, object]] = {}
 
 
 def config(root: Path):
-    """The course's nbgrader configuration (``nbgrader_config.py`` at ``root``), read once per process."""
+    """The course's nbgrader configuration (``nbgrader_config.py`` at ``root``), read once per process and
+    read again when the file changes: a long-lived process (the formgrader's server, where nbgrader's
+    *Autograde* grades) sees a due date or an extension set after it started."""
     key = str(Path(root).resolve())
-    if key not in _CONFIGS:
+    path = Path(key) / "nbgrader_config.py"
+    try:
+        st = path.stat()
+        stamp = (st.st_ino, st.st_mtime_ns, st.st_size)
+    except OSError:  # no configuration file: nbgrader's defaults
+        stamp = None
+    held = _CONFIGS.get(key)
+    if held is None or held[0] != stamp:
         from traitlets.config import Config
         from traitlets.config.loader import PyFileConfigLoader
 
         cfg = Config()
-        if (Path(root) / "nbgrader_config.py").is_file():
+        if stamp is not None:
             cfg.merge(PyFileConfigLoader("nbgrader_config.py", path=key).load_config())
         cfg.CourseDirectory.root = key
-        _CONFIGS[key] = cfg
-    return _CONFIGS[key]
+        held = _CONFIGS[key] = (stamp, cfg)
+    return held[1]
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,107 @@
+"""nbgrader's own ``autograde`` (and the formgrader's *Autograde* button), grading through ``grade``.
+
+nbgrader's ``Autograde`` converter copies a submission into ``autograded/``, restores the locked cells
+(its sanitize steps, :mod:`autograder.adapters.hiddentests`), then runs its autograde steps on the
+copy: stock nbgrader executes the learner's code in a plain kernel with the hidden tests in it, scores
+the error outputs (``SaveAutoGrades``) and computes the late penalty (``AssignLatePenalties``).
+``nbgrader_config.py`` sets those steps to :func:`autograde_steps`: :class:`GradeInSandbox`, then
+nbgrader's ``CheckCellMetadata``.
+
+:class:`GradeInSandbox` runs the ``grade`` command for that one notebook, in this process
+(:func:`autograder.commands.grade.one_notebook`): the same plan, reference, grading steps
+(:mod:`autograder.grading.steps`) and the same one writer of scores, comments and late penalty
+(:func:`autograder.adapters.gradebook.write_result`, with ``SaveAutoGrades``'s and
+``AssignLatePenalties``' semantics and the lateness of nbgrader's gradebook).  nbgrader then writes the
+notebook the step returns, which is the autograded notebook that writer wrote: nothing scores its
+outputs again, so a verdict is recorded once, as a score.  A notebook ``grade`` refuses or cannot
+read is recorded as a zero by that writer, and nbgrader gets the submission with each test cell
+showing why; a reference that cannot run stops the notebook's autograde with that reason, as it stops
+``grade``.
+
+``--GradeInSandbox.trusted_input=True`` runs nbgrader's own autograde steps instead: no sandbox, hidden
+tests inside the learner's kernel, nbgrader's scoring of the outputs.  Only for submissions you wrote
+yourself.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+from pathlib import Path
+
+import nbformat
+from nbgrader.preprocessors import NbGraderPreprocessor
+from traitlets import Bool
+
+from autograder.values import course
+from autograder.values.errors import UserError
+
+
+def course_root(step) -> Path:
+    """The course nbgrader's ``Autograde`` converter (the step's parent's parent) works on."""
+    coursedir = getattr(getattr(step.parent, "parent", None), "coursedir", None)
+    return Path(coursedir.root) if coursedir is not None else course.find_root()
+
+
+class GradeInSandbox(NbGraderPreprocessor):
+    """Grade the notebook with ``grade``, in this process, and return the autograded notebook it wrote."""
+
+    trusted_input = Bool(False, help="Run nbgrader's own autograde steps instead: learner code unsandboxed, "
+                                     "hidden tests in its kernel (trusted submissions only).").tag(config=True)
+
+    def preprocess(self, nb, resources):
+        if self.trusted_input:
+            return self._stock(nb, resources)
+        from autograder.commands import grade
+
+        info = resources["nbgrader"]
+        assignment, student, notebook = info["assignment"], info["student"], info["notebook"]
+        root = course_root(self)
+        said = io.StringIO()
+        try:
+            with contextlib.redirect_stdout(said), contextlib.redirect_stderr(said):
+                code = grade.run(grade.one_notebook(root, assignment, student, notebook))
+        except UserError as exc:
+            code, said = 2, io.StringIO(str(exc))
+        self.log.info("graded in the sandbox:\n%s", said.getvalue()[-3000:])
+        if code != 0:  # a reference that cannot run: nothing is recorded, as with `grade`
+            raise RuntimeError(f"{student}/{assignment}/{notebook} was not graded: {said.getvalue()[-600:]}")
+        graded = course.folder(root, "autograded", student, assignment) / f"{notebook}.ipynb"
+        if not graded.is_file():  # refused or unreadable: the writer recorded a zero and says why
+            return shown_as_not_graded(nb, _why(root, assignment, student, notebook)), resources
+        return nbformat.read(graded, as_version=4), resources
+
+    def _stock(self, nb, resources):
+        """nbgrader's default autograde steps before ``CheckCellMetadata``, as nbgrader configures them."""
+        from nbgrader.converters import Autograde
+        from nbgrader.preprocessors import CheckCellMetadata
+
+        for step in Autograde.class_traits()["autograde_preprocessors"].default():
+            if step is not CheckCellMetadata:
+                nb, resources = step(parent=self.parent)(nb, resources)  # (a step the config disables is skipped)
+        return nb, resources
+
+
+def _why(root: Path, assignment: str, student: str, notebook: str) -> str:
+    from autograder.grading.store import ResultStore
+
+    result = ResultStore(root).get(assignment, student, notebook)
+    return (result.error if result is not None and result.error else "grading left no graded notebook")
+
+
+def shown_as_not_graded(nb, why: str):
+    """``nb`` with each test cell showing why it was not graded (for the instructor's eyes: the zero
+    is in the gradebook, written by the one writer)."""
+    for cell in nb.cells:
+        if course.is_tests(cell):
+            cell.outputs = [nbformat.v4.new_output("error", ename="NotGraded", evalue=why,
+                                                   traceback=[f"NotGraded: {why}"])]
+    return nb
+
+
+def autograde_steps() -> list:
+    """nbgrader's autograde steps for this course: the sandboxed grade (which records the scores and the
+    late penalty), then nbgrader's check of the cells' metadata."""
+    from nbgrader.preprocessors import CheckCellMetadata
+
+    return [GradeInSandbox, CheckCellMetadata]
