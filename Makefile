@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 WORKERS ?= 2
 STAMP := $(VENV)/.setup-done
 
-.PHONY: setup demo test lab release fmt fmt-check gpu-tier benchmark clean
+.PHONY: setup demo test lab class release fmt fmt-check gpu-tier benchmark clean
 
 setup: $(STAMP)
 
@@ -35,6 +35,13 @@ lab: setup
 	  $(foreach e,formgrader validate_assignment assignment_list course_list,\
 	    --ServerApp.jpserver_extensions nbgrader.server_extensions.$(e)=True) \
 	  $(if $(filter 0,$(shell id -u)),--allow-root)
+
+## the class server: JupyterHub with an account per roster member, nbgrader's exchange, the Assignment List
+## and Validate for learners, the formgrader for the instructors (grading in the sandbox); run as root.
+## `$(PY) -m autograder hub stop|status|backup` stops, checks and backs it up (README: a class server).
+ROSTER ?= roster.csv
+class: setup
+	$(PY) -m autograder hub start $(if $(wildcard $(ROSTER)),--roster $(ROSTER)) $(if $(CLASS_DIR),--class-dir $(CLASS_DIR))
 
 release: setup
 	$(PY) -m autograder release

@@ -9,7 +9,8 @@ The package's folders are its zones; each one's ``__init__`` says what it is for
 * :mod:`autograder.sandbox`: where a kernel runs (user ids, bubblewrap, the zygote, the kernel client).
 * :mod:`autograder.shortrun`: which cells a grading run may skip, and the proof that it may.
 * :mod:`autograder.grading`: the grading core (merge, execute, judge, score) and how its jobs are scheduled.
-* :mod:`autograder.adapters`: nbgrader (generate, gradebook, autograde, late penalties) and LMS rosters.
+* :mod:`autograder.adapters`: nbgrader (generate, gradebook, late penalties) and LMS rosters.
+* :mod:`autograder.hub`: the class server (JupyterHub's configuration, accounts, limits); it grades nothing.
 * :mod:`autograder.commands`: one module per command of ``python -m autograder`` (:mod:`autograder.cli`).
 """
 

@@ -1,0 +1,274 @@
+"""``autograder hub``: a class server on this machine -- JupyterHub, nbgrader's exchange, the formgrader for
+the course's instructors, and the sandboxed grader behind it (:mod:`autograder.hub`).
+
+* ``hub start --roster ROSTER.csv``: make the accounts the roster names, the class folder, and start the
+  hub in the background; run again, it starts nothing twice and adds the accounts of a late roster.
+* ``hub stop``: stop the hub and every server of the class (the state stays: run ``start`` to restart).
+* ``hub status``: whether it runs, where, and who is in the class.
+* ``hub backup``: one archive of what a class cannot lose (the gradebook, the submissions, the autograded
+  notebooks and feedback, the grader's records, the exchange and the hub's database).
+
+It runs as root: it makes accounts, and each person's server runs as that person.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+from autograder.hub import roster as roster_mod
+from autograder.hub.config import INSTRUCTOR_ONLY_PLUGINS
+from autograder.hub.layout import DEFAULT_CLASS_DIR, SERVICE, ClassDescription, ClassDir
+from autograder.values import course
+from autograder.values.errors import UserError
+from autograder.values.files import write_atomic
+
+# what a student must never read in the course directory: the hidden tests and the grades
+PRIVATE = ("solutions", "source", "submitted", "autograded", "feedback", ".autograder", "gradebook.db",
+           "nbgrader_config.py", "downloaded", "reports")
+# what a backup holds of the course directory
+KEPT = ("gradebook.db", "submitted", "autograded", "feedback", ".autograder", "nbgrader_config.py", "downloaded")
+
+
+def run(args) -> int:
+    where = ClassDir(Path(args.class_dir).resolve() if args.class_dir else DEFAULT_CLASS_DIR)
+    return {"start": start, "stop": stop, "status": status, "backup": backup}[args.action](args, where)
+
+
+def _pid(where: ClassDir) -> int | None:
+    """The hub's process id when it runs."""
+    try:
+        pid = int(where.pid_file.read_text().strip())
+        os.kill(pid, 0)
+    except (OSError, ValueError):
+        return None
+    return pid
+
+
+def _url(d: ClassDescription) -> str:
+    host = "127.0.0.1" if d.ip in ("", "0.0.0.0") else d.ip
+    return f"http://{host}:{d.port}/"
+
+
+def _answers(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url + "hub/api/", timeout=5) as r:
+            return r.status == 200
+    except (urllib.error.URLError, OSError):
+        return False
+
+
+def keep_generated(path: Path, text: str) -> None:
+    """Write a file this command makes; one changed since by a person is kept beside it first, and said."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if path.is_file() and path.read_text() != text:
+        stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+        copy = path.with_name(f"{path.name}.{stamp}.previous")
+        shutil.copy2(path, copy)
+        print(f"{path} had been changed: kept as {copy.name}, and written again")
+    write_atomic(path, text)
+
+
+def _make_private(root: Path) -> None:
+    """The parts of the course students must not read, readable by root alone (said once per change)."""
+    for name in PRIVATE:
+        p = root / name
+        if p.exists() and not p.is_symlink() and p.stat().st_mode & 0o077:
+            p.chmod(p.stat().st_mode & 0o700)
+            print(f"made {p} private (it was open to other accounts, students included)")
+
+
+def _jupyter_configs(where: ClassDir, d: ClassDescription) -> None:
+    nbgrader = (f"c = get_config()  # noqa: F821 - the class's nbgrader settings (autograder hub)\n"
+                f"c.CourseDirectory.course_id = {d.course_id!r}\n"
+                f"c.Exchange.root = {str(where.exchange)!r}\n")
+    learner_ext = {"nbgrader.server_extensions.formgrader": False,
+                   "nbgrader.server_extensions.assignment_list": True,
+                   "nbgrader.server_extensions.course_list": True,
+                   "nbgrader.server_extensions.validate_assignment": True}
+    for who, extensions in (("learner", learner_ext), ("formgrader", {"nbgrader.server_extensions.formgrader": True})):
+        base = where.jupyter / who
+        keep_generated(base / "nbgrader_config.py", nbgrader)
+        offline = {"news_url": None,  # no network at run time: no news feed, no update check, no asking
+                   "check_for_updates_class": "jupyterlab.handlers.announcements.NeverCheckForUpdate",
+                   "app_settings_dir": str(base / "lab-settings")}
+        keep_generated(base / "jupyter_server_config.json",
+                       json.dumps({"ServerApp": {"jpserver_extensions": extensions}, "LabApp": offline},
+                                  indent=1) + "\n")
+        keep_generated(base / "lab-settings" / "overrides.json", json.dumps(
+            {"@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False}},
+            indent=1) + "\n")
+    keep_generated(where.jupyter / "learner" / "labconfig" / "page_config.json",
+                   json.dumps({"disabledExtensions": {p: True for p in INSTRUCTOR_ONLY_PLUGINS}}, indent=1) + "\n")
+    for p in [where.jupyter, *where.jupyter.rglob("*")]:
+        p.chmod(0o755 if p.is_dir() else 0o644)
+
+
+def _closed_folder(path: Path) -> Path | None:
+    """The first folder above ``path`` that other accounts may not pass through, if any."""
+    for folder in [*reversed(path.parents)]:
+        if folder.is_dir() and not folder.stat().st_mode & 0o001:
+            return folder
+    return None
+
+
+def _check_runnable(python: Path, users: list[str]) -> None:
+    """Each person's server runs this environment as that person: refuse, saying why, when a member cannot."""
+    for user in users:
+        probe = subprocess.run(["runuser", "-u", user, "--", str(python), "-c", "import jupyterhub, nbgrader"],
+                               capture_output=True, text=True, cwd="/")
+        if probe.returncode == 0:
+            continue
+        closed = _closed_folder(python) or _closed_folder(python.resolve())
+        why = (f"{closed} is closed to other accounts (chmod o+x {closed} opens it to passing through)"
+               if closed else probe.stderr.strip().splitlines()[-1][:200] if probe.stderr.strip() else "")
+        raise UserError(f"the class's accounts cannot run {python} ({why}): give the class an environment every "
+                        f"account can run, e.g. PYTHON=/usr/bin/python3 VENV=/opt/pytorch-course make setup")
+
+
+def start(args, where: ClassDir) -> int:
+    if os.geteuid() != 0:
+        raise UserError("the class server makes accounts and runs each person's server as them: run it as root")
+    bin_ = Path(sys.executable).parent
+    if not (bin_ / "configurable-http-proxy").exists() or shutil.which("jupyterhub", path=str(bin_)) is None:
+        raise UserError(f"JupyterHub or its proxy is not installed in {bin_}: run make setup")
+    previous = ClassDescription.load(where.description) if where.description.is_file() else None
+    if args.roster:
+        members = roster_mod.read_roster(Path(args.roster))
+    elif previous is not None:
+        members = [roster_mod.Member(n, "instructor") for n in previous.instructors] + \
+                  [roster_mod.Member(n, "student") for n in previous.students]
+    else:
+        raise UserError("no class yet in " f"{where.root}: give the roster, --roster ROSTER.csv (columns username,role)")
+    roster_mod.check_accounts(members)
+    root = Path(args.course).resolve() if args.course else course.find_root()
+    cfg = course.config(root)
+    d = ClassDescription(
+        course_id=cfg.CourseDirectory.get("course_id", "") or "course", course_root=str(root),
+        class_dir=str(where.root), python=sys.executable,
+        instructors=sorted(m.username for m in members if m.role == "instructor"),
+        students=sorted(m.username for m in members if m.role == "student"),
+        ip=args.ip, port=args.port, service_port=args.service_port or args.port + 1, mem_limit=args.mem_limit,
+        max_processes=args.max_processes, cull_idle_seconds=args.cull_idle, spawner=args.spawner,
+        slurm_partition=args.partition or "", slurm_gpus=args.gpus)
+    running = _pid(where)
+    if running is not None and previous is not None and previous == d:
+        print(f"the class server already runs (pid {running}): {_url(d)}")
+        return 0
+    if running is not None:
+        raise UserError(f"the class server runs (pid {running}) with other settings: stop it first "
+                        f"(autograder hub stop --class-dir {where.root}), then start again")
+    where.root.mkdir(parents=True, exist_ok=True)
+    where.root.chmod(0o755)  # the exchange and the class's Jupyter settings are under it
+    where.state.mkdir(exist_ok=True)
+    where.state.chmod(0o700)
+    where.exchange.mkdir(exist_ok=True)
+    where.exchange.chmod(0o777)  # what nbgrader documents (and sets itself on release)
+    made = roster_mod.make_accounts(members, where.passwords)
+    for name in made:
+        Path(os.path.expanduser(f"~{name}")).chmod(0o700)  # one person's files are theirs alone
+    if made:
+        print(f"made {len(made)} account(s): {', '.join(made)}; first passwords in {where.passwords} (root only)")
+    gone = sorted(set(previous.instructors + previous.students) - {m.username for m in members}) if previous else []
+    if gone:
+        print(f"no longer on the roster, so they cannot sign in (their accounts and files are kept): {', '.join(gone)}")
+    _check_runnable(Path(sys.executable), d.students[:1] or d.instructors[:1])
+    _make_private(root)
+    _jupyter_configs(where, d)
+    d.save(where.description)
+    keep_generated(where.hub_config, "# the class server's JupyterHub settings: autograder.hub.config (made by "
+                                     "autograder hub start)\nfrom autograder.hub.config import configure\n\n"
+                                     f"configure(get_config(), {str(where.description)!r})  # noqa: F821\n")
+    log = open(where.log, "ab")
+    proc = subprocess.Popen([sys.executable, "-m", "jupyterhub", "-f", str(where.hub_config)], cwd=where.state,
+                            stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+                            env={**os.environ, "PATH": os.pathsep.join([str(bin_), os.environ.get("PATH", "")])})
+    deadline = time.monotonic() + args.wait
+    while not _answers(_url(d)):
+        if proc.poll() is not None:
+            raise UserError(f"the hub stopped at start (exit {proc.returncode}); its log: {where.log}")
+        if time.monotonic() > deadline:
+            raise UserError(f"the hub did not answer within {args.wait} s; its log: {where.log}")
+        time.sleep(0.5)
+    print(f"class server: {_url(d)} (hub pid {proc.pid}); instructors: {', '.join(d.instructors)}; "
+          f"{len(d.students)} student(s); formgrader: {_url(d)}services/{SERVICE}/ (instructors only)")
+    print(f"stop: autograder hub stop --class-dir {where.root}   back up: autograder hub backup --class-dir {where.root}")
+    return 0
+
+
+def stop(args, where: ClassDir) -> int:
+    pid = _pid(where)
+    if pid is None:
+        print(f"no class server runs from {where.root}")
+        return 0
+    os.kill(pid, signal.SIGTERM)  # the hub stops every server, its services and its proxy
+    deadline = time.monotonic() + 60
+    while _pid(where) == pid and time.monotonic() < deadline:
+        time.sleep(0.3)
+        try:
+            os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:  # not our child: it is reaped by its own parent
+            pass
+    if _pid(where) == pid:
+        os.kill(pid, signal.SIGKILL)
+    print(f"class server stopped (its state stays in {where.root}: autograder hub start restarts it)")
+    return 0
+
+
+def status(args, where: ClassDir) -> int:
+    if not where.description.is_file():
+        print(f"no class in {where.root}")
+        return 1
+    d = ClassDescription.load(where.description)
+    pid = _pid(where)
+    print(f"class {d.course_id} in {where.root}: {'runs at ' + _url(d) + f' (pid {pid})' if pid else 'stopped'}; "
+          f"course {d.course_root}; instructors {', '.join(d.instructors)}; {len(d.students)} student(s)")
+    return 0 if pid else 1
+
+
+def _copy_sqlite(src: Path, dest: Path) -> None:
+    """A consistent copy of a live sqlite database (its own backup API, not a file copy)."""
+    with sqlite3.connect(f"file:{src}?mode=ro", uri=True) as a, sqlite3.connect(dest) as b:
+        a.backup(b)
+
+
+def backup(args, where: ClassDir) -> int:
+    if not where.description.is_file():
+        raise UserError(f"no class in {where.root}: nothing to back up (give --class-dir)")
+    d = ClassDescription.load(where.description)
+    root = Path(d.course_root)
+    where.backups.mkdir(exist_ok=True)
+    where.backups.chmod(0o700)
+    stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+    out = where.backups / f"{d.course_id}-{stamp}.tar.gz"
+    with tempfile.TemporaryDirectory() as tmp, tarfile.open(out, "w:gz") as tar:
+        for name in KEPT:
+            p = root / name
+            if name.endswith(".db") and p.is_file():
+                _copy_sqlite(p, Path(tmp) / name)
+                tar.add(Path(tmp) / name, arcname=f"course/{name}")
+            elif p.exists():
+                tar.add(p, arcname=f"course/{name}")
+        hub_db = where.state / "jupyterhub.sqlite"
+        if hub_db.is_file():
+            _copy_sqlite(hub_db, Path(tmp) / "jupyterhub.sqlite")
+            tar.add(Path(tmp) / "jupyterhub.sqlite", arcname="class/hub/jupyterhub.sqlite")
+        for p in (where.exchange, where.description, where.passwords):
+            if p.exists():
+                tar.add(p, arcname=f"class/{p.name}")
+    out.chmod(0o600)
+    print(f"backed up to {out} ({out.stat().st_size / 1e6:.1f} MB): restore with tar -xzf, course/ into the course "
+          f"directory and class/ into {where.root}")
+    return 0

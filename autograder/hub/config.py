@@ -1,0 +1,102 @@
+"""The hub's configuration for a class, made from its description (:class:`autograder.hub.layout.ClassDescription`).
+
+What it sets, following nbgrader's documentation for JupyterHub:
+
+* **Accounts.** JupyterHub's PAM authenticator: people sign in with the local account the roster made
+  (:mod:`autograder.hub.roster`), and only the roster's people may.  Each server runs as its owner's
+  account (:class:`autograder.hub.spawner.ClassSpawner`, or Slurm through batchspawner).
+* **Groups and the formgrader.** The hub groups ``formgrade-COURSE`` (the instructors) and
+  ``nbgrader-COURSE`` (the students), as nbgrader names them.  The formgrader runs as a hub-managed
+  service in the course directory; a role gives ``access:services!service=formgrader`` to the
+  instructors' group alone, so a student who opens its address is refused by the hub.  The service runs
+  as root because grading runs every kernel in the sandbox (:mod:`autograder.sandbox`), which gives each
+  kernel a fresh user id: its *Autograde* button grades there (:mod:`autograder.commands.autograde`).
+* **Learners' servers.** JupyterLab with nbgrader's Assignment List, Course List and Validate, and not
+  the formgrader or the assignment creator; the class's Jupyter configuration comes first on
+  ``JUPYTER_CONFIG_PATH`` (the exchange, the course id).
+* **Limits and culling.** Memory and processes per server (:mod:`autograder.hub.spawner`); JupyterHub's
+  idle culler stops servers idle for ``cull_idle_seconds``.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from autograder.hub.layout import SERVICE, ClassDescription, ClassDir
+
+# nbgrader's lab plugins a learner's server does not offer (its formgrader and assignment-creation tools)
+INSTRUCTOR_ONLY_PLUGINS = ("@jupyter/nbgrader:formgrader", "@jupyter/nbgrader:create-assignment")
+
+
+def bindir(d: ClassDescription) -> Path:
+    return Path(d.python).parent
+
+
+def configure(c, description: str | Path) -> None:
+    """Fill JupyterHub's config object ``c`` for the class described in ``description``."""
+    d = ClassDescription.load(description)
+    where = ClassDir(Path(d.class_dir))
+    bin_ = bindir(d)
+    env_path = os.pathsep.join([str(bin_), "/usr/local/bin", "/usr/bin", "/bin"])
+
+    c.JupyterHub.ip = d.ip
+    c.JupyterHub.port = d.port
+    c.JupyterHub.hub_ip = "127.0.0.1"
+    c.JupyterHub.db_url = f"sqlite:///{where.state / 'jupyterhub.sqlite'}"
+    c.JupyterHub.cookie_secret_file = str(where.state / "jupyterhub_cookie_secret")
+    c.JupyterHub.pid_file = str(where.pid_file)
+    c.ConfigurableHTTPProxy.command = [str(bin_ / "configurable-http-proxy")]
+    c.ConfigurableHTTPProxy.pid_file = str(where.state / "proxy.pid")
+    c.JupyterHub.cleanup_servers = True  # stopping the hub stops every server of the class
+
+    c.JupyterHub.authenticator_class = "pam"
+    c.Authenticator.allowed_users = set(d.instructors) | set(d.students)
+    c.Authenticator.admin_users = set()
+    c.PAMAuthenticator.open_sessions = False
+
+    course = d.course_id
+    c.JupyterHub.load_groups = {
+        f"formgrade-{course}": {"users": list(d.instructors)},
+        f"nbgrader-{course}": {"users": list(d.students)},
+    }
+    c.JupyterHub.load_roles = [
+        {"name": "formgrader", "description": "open the course's formgrader",
+         "groups": [f"formgrade-{course}"], "scopes": [f"access:services!service={SERVICE}"]},
+        {"name": "idle-culler", "description": "stop servers left idle",
+         "services": ["idle-culler"],
+         "scopes": ["list:users", "read:users:activity", "read:servers", "delete:servers"]},
+    ]
+    service_env = {"PATH": env_path, "JUPYTER_CONFIG_PATH": str(where.jupyter / "formgrader"),
+                   "JUPYTERHUB_DEFAULT_URL": "/formgrader"}
+    c.JupyterHub.services = [
+        {"name": SERVICE, "url": f"http://127.0.0.1:{d.service_port}", "cwd": d.course_root,
+         "oauth_no_confirm": True, "environment": service_env,
+         "command": [str(bin_ / "jupyterhub-singleuser"), "--allow-root", f"--ServerApp.root_dir={d.course_root}",
+                     "--ServerApp.default_url=/formgrader"]},
+        {"name": "idle-culler",
+         "command": [d.python, "-m", "jupyterhub_idle_culler",
+                     f"--timeout={d.cull_idle_seconds}"]},
+    ]
+
+    c.Spawner.default_url = "/lab"
+    c.Spawner.notebook_dir = "~"
+    c.Spawner.cmd = [str(bin_ / "jupyterhub-singleuser")]
+    c.Spawner.environment = {"PATH": env_path, "JUPYTER_CONFIG_PATH": str(where.jupyter / "learner")}
+    c.Spawner.mem_limit = d.mem_limit
+    c.Spawner.http_timeout = 120
+    c.Spawner.start_timeout = 300 if d.spawner == "slurm" else 120
+    if d.spawner == "slurm":
+        c.JupyterHub.spawner_class = "batchspawner.SlurmSpawner"
+        c.JupyterHub.hub_ip = d.ip  # the nodes' servers call the hub's API: it listens where the hub does
+        # sbatch as the person (batchspawner's default uses sudo; root needs no sudo to become them)
+        c.BatchSpawnerBase.exec_prefix = "runuser -u {username} --"
+        c.SlurmSpawner.req_partition = d.slurm_partition
+        c.SlurmSpawner.req_runtime = f"{d.slurm_hours}:00:00"
+        c.SlurmSpawner.req_memory = d.mem_limit
+        if d.slurm_gpus:
+            c.SlurmSpawner.req_options = f"--gres=gpu:{d.slurm_gpus}"
+        c.SlurmSpawner.cmd = [str(bin_ / "batchspawner-singleuser"), str(bin_ / "jupyterhub-singleuser")]
+    else:
+        c.JupyterHub.spawner_class = "autograder.hub.spawner.ClassSpawner"
+        c.ClassSpawner.max_processes = d.max_processes

@@ -1,0 +1,292 @@
+"""A class term on the class server (``autograder hub``), in a real browser: JupyterHub with PAM accounts made
+from a roster, nbgrader's exchange, the formgrader as a service for the instructors alone, and the sandboxed
+grader behind its *Autograde* button.
+
+The instructor generates and releases an assignment from the formgrader; two students sign in, fetch it
+from the Assignment List, answer (one right, one wrong), Validate and Submit; the instructor collects,
+autogrades (in the sandbox), generates and releases feedback; each student fetches the feedback and sees
+their score.  A student cannot open the formgrader, another student's server or files, or the gradebook;
+each server runs in its own control group with the class's limits.  The test starts every process it
+needs and stops them all, and removes the accounts it made.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import pwd
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import nbformat
+import pytest
+from browser_helpers import CHROMIUM, chromium, free_port
+from support import fixture_course, run_tool
+from test_browser import ARTIFACTS, GRADE, RUN, UI, VALIDATE, publish, type_into
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.xdist_group("browser"),
+    pytest.mark.skipif(not CHROMIUM.is_file(), reason=f"{CHROMIUM} is missing (Debian package `chromium`)"),
+    pytest.mark.skipif(os.geteuid() != 0, reason="the class server makes accounts: it runs as root"),
+    pytest.mark.skipif(not (Path(sys.executable).parent / "configurable-http-proxy").exists(),
+                       reason="JupyterHub's proxy is not installed (make setup)"),
+]
+pytest.importorskip("playwright.sync_api", reason="the `playwright` Python package is not installed")
+pytest.importorskip("jupyterhub", reason="JupyterHub is not installed (make setup)")
+
+FIXTURE = "00_fixture"
+INSTRUCTOR, RIGHT, WRONG = "cls-prof", "cls-ana", "cls-ben"
+PASSWORDS = {INSTRUCTOR: "prof-Secret-1", RIGHT: "ana-Secret-2", WRONG: "ben-Secret-3"}
+
+
+def _hub(course: Path, *args: str, timeout: float = 180) -> subprocess.CompletedProcess:
+    return run_tool([sys.executable, "-m", "autograder", "hub", *args], course, timeout=timeout)
+
+
+def _as(user: str, *cmd: str) -> subprocess.CompletedProcess:
+    return subprocess.run(["runuser", "-u", user, "--", *cmd], capture_output=True, text=True, timeout=60)
+
+
+def _processes_of(user: str) -> list[int]:
+    uid = pwd.getpwnam(user).pw_uid
+    return [int(p.name) for p in Path("/proc").iterdir() if p.name.isdigit() and _owner(p) == uid]
+
+
+def _owner(p: Path) -> int | None:
+    try:
+        return p.stat().st_uid
+    except OSError:
+        return None
+
+
+@pytest.fixture
+def class_server():
+    """A class folder and a course under a fresh folder every account can traverse; the class server's
+    accounts removed afterwards, whatever happened."""
+    base = Path(tempfile.mkdtemp(prefix="class-server-", dir="/tmp"))
+    base.chmod(0o755)
+    course = fixture_course(base / "course")
+    roster = base / "roster.csv"
+    with open(roster, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["username", "role", "name"])
+        w.writerows([[INSTRUCTOR, "instructor", "Prof"], [RIGHT, "student", "Ana"], [WRONG, "student", "Ben"]])
+    port, service_port = free_port(), free_port()
+    # every person's server runs this interpreter: where it lives in a folder closed to other accounts
+    # (a Python under root's home), that folder is opened to passing through (o+x) while the test runs
+    closed = {f: f.stat().st_mode for f in Path(sys.executable).resolve().parents
+              if f.is_dir() and not f.stat().st_mode & 0o001}
+    for folder, mode in closed.items():
+        folder.chmod(mode | 0o001)
+    try:
+        yield course, base / "class", roster, [f"--port={port}", f"--service-port={service_port}"], port
+    finally:
+        for folder, mode in closed.items():
+            folder.chmod(mode & 0o7777)
+        _hub(course, "stop", "--class-dir", str(base / "class"))
+        for user in PASSWORDS:
+            subprocess.run(["pkill", "-KILL", "-u", user], capture_output=True)
+            subprocess.run(["userdel", "--remove", user], capture_output=True)
+            subprocess.run(["groupdel", user], capture_output=True)
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def _sign_in(page, hub: str, user: str) -> None:
+    page.context.clear_cookies()
+    page.goto(hub + "hub/login")
+    page.fill("#username_input", user)
+    page.fill("#password_input", PASSWORDS[user])
+    page.click("#login_submit")
+    page.wait_for_load_state()
+
+
+def _formgrader_action(page, cell: str) -> str:
+    """Click one of the formgrader's assignment buttons (its table cell's class) and close the dialog it opens;
+    the dialog's text."""
+    page.locator(f"#main-table td.{cell} a").first.click()
+    modal = page.locator(".modal.in .modal-content").last
+    modal.wait_for(state="visible", timeout=RUN)
+    text = modal.inner_text()
+    modal.locator(".modal-footer button, button.close").first.click()
+    page.wait_for_timeout(500)
+    return text
+
+
+def _open_assignment_list(page) -> None:
+    page.locator(".lm-MenuBar-item", has_text="Nbgrader").click(timeout=RUN)
+    page.locator("li[data-command='nbgrader:open-assignment-list']:visible").click()
+
+
+def _student_works(page, hub: str, user: str, answers: dict, expect_pass: bool, shots: dict) -> None:
+    from playwright.sync_api import expect
+
+    _sign_in(page, hub, user)
+    page.goto(f"{hub}user/{user}/lab")  # the hub starts the student's server (a spawn page first)
+    page.wait_for_url(re.compile(rf".*/user/{user}/lab.*"), timeout=RUN)
+    _open_assignment_list(page)
+    released = page.locator("#released_assignments_list > .list_item")
+    expect(released).to_have_count(1, timeout=RUN)
+    expect(released.first.locator(".item_name")).to_have_text(FIXTURE)
+    shots[f"{user}-released"] = ARTIFACTS / f"class-{user}-1-released.png"
+    page.screenshot(path=str(shots[f"{user}-released"]))
+    released.first.locator(".item_status button").click()  # Fetch
+    expect(page.locator("#fetched_assignments_list > .list_item")).to_have_count(1, timeout=RUN)
+    path = Path(pwd.getpwnam(user).pw_dir) / FIXTURE / f"{FIXTURE}.ipynb"
+    assert path.is_file() and "BEGIN SOLUTION" not in path.read_text() and path.stat().st_uid == pwd.getpwnam(user).pw_uid
+
+    page.locator("#fetched_assignments_list a.assignment-notebooks-link", has_text=FIXTURE).click()
+    page.locator(f"#nbgrader-pytorch-course-{FIXTURE} a", has_text=FIXTURE).click()
+    page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=RUN)
+    nb = nbformat.read(path, as_version=4)
+    index = {c.metadata.get("nbgrader", {}).get("grade_id"): i for i, c in enumerate(nb.cells)}
+    for gid, text in answers.items():
+        type_into(page, index[gid], text)
+    page.keyboard.press("Control+s")
+    page.wait_for_timeout(1000)
+
+    page.locator(".jp-NotebookPanel-toolbar .validate-button").click()
+    dialog = page.locator(".jp-Dialog:has(#validation-message)")
+    dialog.wait_for(state="visible", timeout=VALIDATE)
+    said = dialog.locator("#validation-message").inner_text()
+    shots[f"{user}-validated"] = ARTIFACTS / f"class-{user}-2-validated.png"
+    page.screenshot(path=str(shots[f"{user}-validated"]))
+    assert ("Success! Your notebook passes all the tests." in said) == expect_pass, said
+    dialog.locator("button").last.click()
+
+    page.locator(".lm-TabBar-tab", has_text="Assignments").click()
+    page.locator("#fetched_assignments_list .item_status button:text('Submit')").first.click()
+    expect(page.locator("#submitted_assignments_list > .list_item")).to_have_count(1, timeout=RUN)
+
+
+def _student_reads_feedback(page, hub: str, user: str, score: str, shots: dict) -> None:
+    from playwright.sync_api import expect
+
+    _sign_in(page, hub, user)
+    page.goto(f"{hub}user/{user}/lab")
+    page.wait_for_url(re.compile(rf".*/user/{user}/lab.*"), timeout=RUN)
+    _open_assignment_list(page)
+    submitted = page.locator("#submitted_assignments_list > .list_item")
+    expect(submitted).to_have_count(1, timeout=RUN)
+    submitted.first.locator("button", has_text="Fetch Feedback").click()
+    link = page.locator("#submitted_assignments_list a", has_text="view feedback").first
+    expect(link).to_be_visible(timeout=RUN)
+    link.click()  # the file browser goes to the feedback's folder
+    home = Path(pwd.getpwnam(user).pw_dir)
+    pages = sorted((home / FIXTURE / "feedback").glob(f"*/{FIXTURE}.html"))
+    assert len(pages) == 1, pages
+    expect(page.locator(".jp-DirListing-item", has_text=f"{FIXTURE}.html")).to_be_visible(timeout=RUN)
+    # the page itself, as the learner opens it in a browser tab from their server
+    page.goto(f"{hub}user/{user}/files/{pages[0].relative_to(home).as_posix()}")
+    shots[f"{user}-feedback"] = ARTIFACTS / f"class-{user}-3-feedback.png"
+    page.screenshot(path=str(shots[f"{user}-feedback"]))
+    text = page.locator("body").inner_text()
+    assert score in text, text[:2000]
+    assert "BEGIN HIDDEN TESTS" not in text and "hidden_test" not in text
+
+
+def test_a_term_on_the_class_server(class_server):
+    from playwright.sync_api import expect
+
+    import attacks
+
+    course, class_dir, roster, ports, port = class_server
+    hub = f"http://127.0.0.1:{port}/"
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    out = _hub(course, "start", "--roster", str(roster), "--class-dir", str(class_dir), *ports)
+    log = class_dir / "hub" / "jupyterhub.log"
+    assert out.returncode == 0, out.stdout + out.stderr + (log.read_text()[-4000:] if log.is_file() else "")
+    made = {row["username"] for row in csv.DictReader(open(class_dir / "initial-passwords.csv"))}
+    assert made == set(PASSWORDS) and (class_dir / "initial-passwords.csv").stat().st_mode & 0o077 == 0
+    again = _hub(course, "start", "--roster", str(roster), "--class-dir", str(class_dir), *ports)
+    assert again.returncode == 0 and "already runs" in again.stdout, again.stdout + again.stderr
+    for user, password in PASSWORDS.items():  # the instructor hands out passwords; the test knows its own
+        subprocess.run(["chpasswd"], input=f"{user}:{password}\n", text=True, check=True)
+
+    shots: dict[str, Path] = {}
+    with chromium(class_dir.parent / "chrome", viewport=(1400, 900)) as ctx:
+        ctx.set_default_timeout(UI)
+        page = ctx.new_page()
+
+        # the instructor: generate and release from the formgrader, a hub service
+        _sign_in(page, hub, INSTRUCTOR)
+        page.goto(hub + "services/formgrader/")
+        page.wait_for_url(re.compile(r".*/services/formgrader/formgrader.*"), timeout=RUN)
+        page.wait_for_selector("#main-table td.assign a", timeout=RUN)
+        assert "Success" in _formgrader_action(page, "assign")
+        assert "Success" in _formgrader_action(page, "release")
+        shots["released"] = ARTIFACTS / "class-1-instructor-released.png"
+        page.screenshot(path=str(shots["released"]))
+
+        # two students: fetch, answer (one right, one wrong), validate, submit
+        _student_works(page, hub, RIGHT, attacks.answers(attacks.CORRECT_1, attacks.CORRECT_2), True, shots)
+        _student_works(page, hub, WRONG, attacks.answers(attacks.WRONG_1, attacks.CORRECT_2), False, shots)
+
+        # a student reaches neither the formgrader nor another student's server
+        for where in ("services/formgrader/formgrader", f"user/{RIGHT}/lab", f"user/{RIGHT}/api/contents"):
+            response = page.goto(hub + where)
+            assert response.status in (403, 404) or f"/user/{WRONG}/" in page.url, (where, response.status, page.url)
+            assert "Manage Assignments" not in page.content()
+
+        # the instructor: collect, autograde each submission (in the sandbox), feedback
+        _sign_in(page, hub, INSTRUCTOR)
+        page.goto(hub + "services/formgrader/formgrader/manage_assignments")
+        page.wait_for_selector("#main-table td.collect a", timeout=RUN)
+        assert "Success" in _formgrader_action(page, "collect")
+        page.goto(hub + f"services/formgrader/formgrader/manage_submissions/{FIXTURE}")
+        rows = page.locator("#main-table tr", has=page.locator("td.autograde a"))
+        expect(rows).to_have_count(2, timeout=RUN)
+        for student in (RIGHT, WRONG):
+            page.locator("#main-table tr", has_text=student).locator("td.autograde a").click()
+            modal = page.locator(".modal.in .modal-content").last
+            modal.wait_for(state="visible", timeout=GRADE * 1000)
+            assert "Success" in modal.inner_text(), modal.inner_text()[:3000]
+            modal.locator(".modal-footer button, button.close").first.click()
+            page.wait_for_timeout(500)
+        page.reload()
+        expect(page.locator("#main-table tr", has_text=RIGHT).locator("td.score")).to_contain_text("3", timeout=RUN)
+        shots["graded"] = ARTIFACTS / "class-2-instructor-graded.png"
+        page.screenshot(path=str(shots["graded"]))
+        page.goto(hub + "services/formgrader/formgrader/manage_assignments")
+        page.wait_for_selector("#main-table td.generate-feedback a", timeout=RUN)
+        assert "Success" in _formgrader_action(page, "generate-feedback")
+        assert "Success" in _formgrader_action(page, "release-feedback")
+
+        # each student fetches the feedback and sees their score
+        _student_reads_feedback(page, hub, RIGHT, "3 / 3", shots)
+        _student_reads_feedback(page, hub, WRONG, "2 / 3", shots)
+
+    # graded in the sandbox: the grader's own record, and the gradebook, hold each score
+    from autograder.grading.store import ResultStore
+
+    for student, score in ((RIGHT, 3.0), (WRONG, 2.0)):
+        result = ResultStore(course).get(FIXTURE, student, FIXTURE)
+        assert result is not None and result.score == score, result
+    # the machine's own permissions: another student's files and the course's secrets are out of reach
+    ben_home = Path(pwd.getpwnam(WRONG).pw_dir)
+    for target in (ben_home / FIXTURE / f"{FIXTURE}.ipynb", course / "gradebook.db",
+                   course / "solutions" / FIXTURE / f"{FIXTURE}.ipynb"):
+        assert target.exists()
+        denied = _as(RIGHT, "cat", str(target))
+        assert denied.returncode != 0 and "Permission denied" in denied.stderr, (target, denied.stdout[:200])
+    # each server in its own control group, with the class's memory limit
+    servers = [pid for pid in _processes_of(RIGHT) if b"jupyterhub-singleuser" in Path(f"/proc/{pid}/cmdline").read_bytes()]
+    assert servers, "the student's server is not running"
+    groups = Path(f"/proc/{servers[0]}/cgroup").read_text()
+    assert f"autograder-class/{RIGHT}" in groups, groups
+
+    for name in ("released", f"{RIGHT}-released", "graded", f"{RIGHT}-feedback"):  # the README's
+        publish(shots[name], f"class-{name}")
+    stopped = _hub(course, "stop", "--class-dir", str(class_dir))
+    assert stopped.returncode == 0, stopped.stderr
+    deadline = time.monotonic() + 30
+    while any(_processes_of(u) for u in PASSWORDS) and time.monotonic() < deadline:
+        time.sleep(0.5)
+    assert not any(_processes_of(u) for u in PASSWORDS), "a server outlived the class server"
+    backup = _hub(course, "backup", "--class-dir", str(class_dir))
+    assert backup.returncode == 0 and list((class_dir / "backups").glob("*.tar.gz")), backup.stdout + backup.stderr

@@ -1,0 +1,132 @@
+"""The class server's parts that need no running hub: the roster's checks, the hub's configuration (who may
+open the formgrader), the files the command writes, and the control groups of the spawner."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from support import tool_env
+from traitlets.config import Config
+
+from autograder.hub import spawner
+from autograder.hub.config import configure
+from autograder.hub.layout import SERVICE, ClassDescription
+from autograder.hub.roster import read_roster
+from autograder.values.errors import UserError
+
+
+def _roster(tmp_path: Path, text: str) -> Path:
+    p = tmp_path / "roster.csv"
+    p.write_text(text)
+    return p
+
+
+@pytest.mark.parametrize("text, says", [
+    ("name,role\nana,student\n", "header with the columns username and role"),
+    ("username,role\nAna Lee,student\nprof,instructor\n", "is not a user name"),
+    ("username,role\nana,teacher\nprof,instructor\n", "must be instructor or student"),
+    ("username,role\nana,student\nana,instructor\n", "listed twice with different roles"),
+    ("username,role\nana,student\n", "names no instructor"),
+])
+def test_a_roster_mistake_is_one_line(tmp_path, text, says):
+    with pytest.raises(UserError, match=says):
+        read_roster(_roster(tmp_path, text))
+
+
+def test_a_roster_reads_any_case_and_extra_columns(tmp_path):
+    members = read_roster(_roster(tmp_path, "\ufeffUsername,Role,Name\nprof,Instructor,P\nana,student,Ana\n\n"))
+    assert [(m.username, m.role) for m in members] == [("prof", "instructor"), ("ana", "student")]
+
+
+def test_the_command_says_what_is_wrong_in_one_line(tmp_path):
+    roster = _roster(tmp_path, "username,role\nroot,instructor\n")
+    out = subprocess.run([sys.executable, "-m", "autograder", "hub", "start", "--roster", str(roster),
+                          "--class-dir", str(tmp_path / "class")], cwd=tmp_path, env=tool_env(),
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode != 0 and "Traceback" not in out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1, out.stderr
+    assert "accounts of the machine itself (root)" in out.stderr or "run it as root" in out.stderr, out.stderr
+    assert not (tmp_path / "class").exists()  # nothing made for a roster that is refused
+
+
+def _configured(tmp_path: Path, **kw) -> Config:
+    d = ClassDescription(course_id="pytorch-course", course_root=str(tmp_path / "course"),
+                         class_dir=str(tmp_path / "class"), python=sys.executable, instructors=["prof"],
+                         students=["ana", "ben"], **kw)
+    d.save(tmp_path / "class.json")
+    c = Config()
+    configure(c, tmp_path / "class.json")
+    return c
+
+
+def test_only_the_instructors_may_open_the_formgrader(tmp_path):
+    c = _configured(tmp_path)
+    assert c.JupyterHub.load_groups == {"formgrade-pytorch-course": {"users": ["prof"]},
+                                        "nbgrader-pytorch-course": {"users": ["ana", "ben"]}}
+    access = [r for r in c.JupyterHub.load_roles if f"access:services!service={SERVICE}" in r["scopes"]]
+    assert access == [r for r in access if r["groups"] == ["formgrade-pytorch-course"] and not r.get("users")]
+    assert len(access) == 1
+    assert c.Authenticator.allowed_users == {"prof", "ana", "ben"} and not c.Authenticator.admin_users
+    service = next(s for s in c.JupyterHub.services if s["name"] == SERVICE)
+    assert service["cwd"] == str(tmp_path / "course") and "user" not in service  # root: the sandbox needs it
+    learner = c.Spawner.environment["JUPYTER_CONFIG_PATH"]
+    assert learner.endswith("jupyter/learner") and learner != service["environment"]["JUPYTER_CONFIG_PATH"]
+    assert c.JupyterHub.spawner_class == "autograder.hub.spawner.ClassSpawner"
+    culler = next(s for s in c.JupyterHub.services if s["name"] == "idle-culler")
+    assert "--timeout=3600" in culler["command"]
+
+
+def test_servers_on_slurm_are_submitted_as_their_owner(tmp_path):
+    c = _configured(tmp_path, spawner="slurm", slurm_partition="gpu", slurm_gpus=1, ip="10.0.0.5")
+    assert c.JupyterHub.spawner_class == "batchspawner.SlurmSpawner"
+    assert c.BatchSpawnerBase.exec_prefix.startswith("runuser -u {username}")
+    assert c.SlurmSpawner.req_partition == "gpu" and "--gres=gpu:1" in c.SlurmSpawner.req_options
+    assert c.JupyterHub.hub_ip == "10.0.0.5"
+
+
+def test_a_changed_generated_file_is_kept_before_it_is_written_again(tmp_path, capsys):
+    from autograder.commands.hub import keep_generated
+
+    f = tmp_path / "jupyter" / "nbgrader_config.py"
+    keep_generated(f, "one\n")
+    keep_generated(f, "one\n")
+    assert not list(f.parent.glob("*.previous"))
+    f.write_text("edited by hand\n")
+    keep_generated(f, "one\n")
+    kept = list(f.parent.glob("*.previous"))
+    assert f.read_text() == "one\n" and len(kept) == 1 and kept[0].read_text() == "edited by hand\n"
+    assert "kept as" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("unified", [True, False])
+def test_each_server_gets_its_own_limits(tmp_path, monkeypatch, unified):
+    """Both cgroup layouts, on a folder that stands for /sys/fs/cgroup."""
+    root = tmp_path / "cgroup"
+    if unified:
+        root.mkdir()
+        (root / "cgroup.controllers").write_text("cpu memory pids\n")
+    else:
+        for c in ("memory", "pids"):
+            (root / c).mkdir(parents=True)
+    monkeypatch.setattr(spawner, "CGROUP_ROOT", root)
+    procs, missing = spawner.limit_groups("autograder-class", "ana", 4 << 30, 128)
+    assert not missing
+    if unified:
+        mine = root / "autograder-class" / "ana"
+        assert (mine / "memory.max").read_text() == str(4 << 30) and (mine / "pids.max").read_text() == "128"
+        assert procs == [mine / "cgroup.procs"]
+        assert "+memory" in (root / "autograder-class" / "cgroup.subtree_control").read_text()
+    else:
+        assert (root / "memory" / "autograder-class" / "ana" / "memory.limit_in_bytes").read_text() == str(4 << 30)
+        assert (root / "pids" / "autograder-class" / "ana" / "pids.max").read_text() == "128"
+        assert len(procs) == 2
+
+
+def test_no_cgroups_is_said(tmp_path, monkeypatch):
+    monkeypatch.setattr(spawner, "CGROUP_ROOT", tmp_path / "none")
+    (tmp_path / "none").write_text("")  # not a folder: nothing can be made under it
+    procs, missing = spawner.limit_groups("autograder-class", "ana", 1 << 30, 64)
+    assert procs == [] and set(missing) == {"memory", "processes"}
