@@ -122,6 +122,21 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("assignments", nargs="*")
     s.add_argument("--to", default="reports", help="output folder (default: reports/)")
 
+    s = sub.add_parser("similarity", help="one HTML page of the students' most similar answers (for instructors)",
+                       description="Compare the students' answer cells of submitted/STUDENT/ASSIGNMENT/*.ipynb, "
+                                   "each exercise across the class and each notebook's answers as a whole, with "
+                                   "copydetect's winnowing fingerprints (as MOSS does). Lines of the released "
+                                   "stubs and of the course's own cells are left out. Writes one page with the "
+                                   "most similar pairs side by side, shared passages highlighted, and prints one "
+                                   "line per pair listed. Similarity is not proof: read the passages. Changes no "
+                                   "grade; never writes over a file it did not write.")
+    s.add_argument("assignment", help="the assignment to compare")
+    s.add_argument("--submissions", default=None, help="folder in nbgrader's submitted/ layout (default: submitted/)")
+    s.add_argument("--to", default=None,
+                   help="the HTML file to write (default: reports/ASSIGNMENT-similarity.html in the course folder)")
+    s.add_argument("--top", type=int, default=None,
+                   help="pairs listed of whole notebooks, and of single exercises (default: 10 each)")
+
     s = sub.add_parser("export", help="write a CSV of grades from the gradebook",
                        description="Write one row per student and assignment: score, lateness, penalty, final score "
                                    "and notes (a student with no submission: 0, 'no submission').")

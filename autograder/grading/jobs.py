@@ -67,12 +67,12 @@ class JobOutput:
 _GRADER_VERSION: str | None = None
 
 
-# Commands that only read results, fill submitted/ or serve learners: no grade depends on their code, and
-# nothing that grades imports them (tests/test_term.py checks that), so changing one regrades nothing.
+# Commands that only read results or submissions, fill submitted/ or serve learners: no grade depends on their
+# code, and nothing that grades imports them (tests/test_term.py checks that), so changing one regrades nothing.
 NOT_GRADING = frozenset({"commands/check.py", "commands/collect.py", "commands/export.py", "commands/feedback.py",
                          "commands/handout.py", "commands/progress.py", "commands/release.py", "commands/report.py",
-                         "adapters/hiddentests.py", "adapters/roster.py", "commands/hub.py", "hub/__init__.py",
-                         "hub/config.py", "hub/layout.py", "hub/roster.py", "hub/spawner.py"})
+                         "commands/similarity.py", "adapters/hiddentests.py", "adapters/roster.py", "commands/hub.py",
+                         "hub/__init__.py", "hub/config.py", "hub/layout.py", "hub/roster.py", "hub/spawner.py"})
 
 
 def grader_version() -> str:
