@@ -82,7 +82,7 @@ def test_only_the_instructors_may_open_the_formgrader(tmp_path):
 def test_servers_on_slurm_are_submitted_as_their_owner(tmp_path):
     c = _configured(tmp_path, spawner="slurm", slurm_partition="gpu", slurm_gpus=1, ip="10.0.0.5")
     assert c.JupyterHub.spawner_class == "batchspawner.SlurmSpawner"
-    assert c.BatchSpawnerBase.exec_prefix.startswith("runuser -u {username}")
+    assert c.BatchSpawnerBase.exec_prefix.endswith("runuser -u {username} --")
     assert c.SlurmSpawner.req_partition == "gpu" and "--gres=gpu:1" in c.SlurmSpawner.req_options
     assert c.JupyterHub.hub_ip == "10.0.0.5"
 

@@ -21,6 +21,7 @@ What it sets, following nbgrader's documentation for JupyterHub:
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 from autograder.hub.layout import SERVICE, ClassDescription, ClassDir
@@ -90,13 +91,16 @@ def configure(c, description: str | Path) -> None:
         c.JupyterHub.spawner_class = "batchspawner.SlurmSpawner"
         c.JupyterHub.hub_ip = d.ip  # the nodes' servers call the hub's API: it listens where the hub does
         # sbatch as the person (batchspawner's default uses sudo; root needs no sudo to become them)
-        c.BatchSpawnerBase.exec_prefix = "runuser -u {username} --"
+        runuser = shutil.which("runuser", path=os.pathsep.join(["/usr/sbin", "/sbin", os.environ.get("PATH", "")]))
+        c.BatchSpawnerBase.exec_prefix = f"{runuser or 'runuser'} -u {{username}} --"
         c.SlurmSpawner.req_partition = d.slurm_partition
         c.SlurmSpawner.req_runtime = f"{d.slurm_hours}:00:00"
         c.SlurmSpawner.req_memory = d.mem_limit
         if d.slurm_gpus:
             c.SlurmSpawner.req_options = f"--gres=gpu:{d.slurm_gpus}"
         c.SlurmSpawner.cmd = [str(bin_ / "batchspawner-singleuser"), str(bin_ / "jupyterhub-singleuser")]
+        if os.environ.get("SLURM_CONF"):  # a cluster configured by its file: sbatch and squeue need to find it
+            c.Spawner.environment = {**c.Spawner.environment, "SLURM_CONF": os.environ["SLURM_CONF"]}
     else:
         c.JupyterHub.spawner_class = "autograder.hub.spawner.ClassSpawner"
         c.ClassSpawner.max_processes = d.max_processes

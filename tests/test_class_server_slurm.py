@@ -1,0 +1,126 @@
+"""The class server with its learners' servers on Slurm (``autograder hub start --spawner slurm``), on the real
+single-node cluster the grading tests use (:mod:`slurm_cluster`): a student signs in, the hub submits their
+server as a Slurm job under their own account through batchspawner, the server answers through the hub, and
+stopping the class ends the job.  Not covered here: several nodes, a shared file system, accounts made on
+other nodes (docs/cluster.md lists what a cluster must provide)."""
+
+from __future__ import annotations
+
+import csv
+import http.cookiejar
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+import pytest
+import slurm_cluster
+from browser_helpers import free_port
+from support import fixture_course, tool_env
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.xdist_group("slurm"),
+    pytest.mark.skipif(not slurm_cluster.available(), reason="needs Slurm and munge (slurm-wlm, munge) and root"),
+    pytest.mark.skipif(not (Path(sys.executable).parent / "configurable-http-proxy").exists(),
+                       reason="JupyterHub's proxy is not installed (make setup)"),
+]
+pytest.importorskip("batchspawner", reason="batchspawner is not installed (make setup)")
+
+STUDENT, INSTRUCTOR, PASSWORD = "cls-sam", "cls-tutor", "sam-Secret-4"
+
+
+class Browser:
+    """A cookie-keeping HTTP client: what a browser does at the hub's pages, without drawing them."""
+
+    def __init__(self, hub: str) -> None:
+        self.hub, self.jar = hub, http.cookiejar.CookieJar()
+        self.open = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar)).open
+
+    def xsrf(self) -> str:
+        return next((c.value for c in self.jar if c.name == "_xsrf"), "")
+
+    def sign_in(self, user: str, password: str) -> None:
+        self.open(self.hub + "hub/login", timeout=30).read()
+        form = urllib.parse.urlencode({"username": user, "password": password, "_xsrf": self.xsrf()}).encode()
+        self.open(urllib.request.Request(self.hub + "hub/login", data=form), timeout=60).read()
+
+    def api(self, path: str, method: str = "GET") -> dict:
+        req = urllib.request.Request(self.hub + "hub/api/" + path, method=method,
+                                     headers={"X-XSRFToken": self.xsrf(), "Referer": self.hub + "hub/home"})
+        with self.open(req, timeout=60) as r:
+            body = r.read()
+        return json.loads(body) if body else {}
+
+
+def _hub(course: Path, *args: str, slurm_conf: str = "") -> subprocess.CompletedProcess:
+    env = {**tool_env(), **({"SLURM_CONF": slurm_conf} if slurm_conf else {})}
+    return subprocess.run([sys.executable, "-m", "autograder", "hub", *args], cwd=course, env=env,
+                          capture_output=True, text=True, timeout=180)
+
+
+def _squeue(env: dict) -> str:
+    return subprocess.run(["squeue", "-h", "-o", "%u %j %T"], env=env, capture_output=True, text=True,
+                          timeout=30).stdout
+
+
+def test_a_learners_server_runs_as_a_slurm_job_of_its_own(tmp_path):
+    base = Path(tempfile.mkdtemp(prefix="class-slurm-", dir="/tmp"))
+    base.chmod(0o755)  # the accounts read the cluster's configuration and munge's socket under it
+    closed = {f: f.stat().st_mode for f in Path(sys.executable).resolve().parents
+              if f.is_dir() and not f.stat().st_mode & 0o001}  # as in test_class_server.py
+    for folder, mode in closed.items():
+        folder.chmod(mode | 0o001)
+    course = fixture_course(base / "course")
+    roster = base / "roster.csv"
+    with open(roster, "w", newline="") as f:
+        csv.writer(f).writerows([["username", "role"], [INSTRUCTOR, "instructor"], [STUDENT, "student"]])
+    class_dir = base / "class"
+    port = free_port()
+    try:
+        with slurm_cluster.cluster(base / "slurm") as env:
+            out = _hub(course, "start", "--roster", str(roster), "--class-dir", str(class_dir), f"--port={port}",
+                       f"--service-port={free_port()}", "--spawner=slurm", "--partition=grading", "--mem-limit=1G",
+                       slurm_conf=env["SLURM_CONF"])
+            log = class_dir / "hub" / "jupyterhub.log"
+            assert out.returncode == 0, out.stdout + out.stderr + (log.read_text()[-3000:] if log.is_file() else "")
+            subprocess.run(["chpasswd"], input=f"{STUDENT}:{PASSWORD}\n", text=True, check=True)
+            hub = f"http://127.0.0.1:{port}/"
+            student = Browser(hub)
+            try:
+                student.sign_in(STUDENT, PASSWORD)  # the hub then starts the server (its spawn page)
+            except urllib.error.HTTPError as exc:
+                pytest.fail(f"signing in: {exc}\n{log.read_text()[-5000:]}")
+            try:
+                student.api(f"users/{STUDENT}/server", method="POST")
+            except urllib.error.HTTPError as exc:  # 202: the spawn goes on in the background
+                assert exc.code in (201, 202), (exc.code, log.read_text()[-3000:])
+            deadline = time.monotonic() + 240
+            while not student.api("user").get("servers", {}).get("", {}).get("ready"):
+                assert time.monotonic() < deadline, log.read_text()[-4000:] + _squeue(env)
+                time.sleep(2)
+            jobs = _squeue(env)
+            assert f"{STUDENT} spawner-jupyterhub RUNNING" in jobs, jobs
+            with student.open(hub + f"user/{STUDENT}/lab", timeout=120) as r:  # through the hub, signed in
+                assert r.status == 200 and f"/user/{STUDENT}/lab" in r.url and b"JupyterLab" in r.read()
+            stopped = _hub(course, "stop", "--class-dir", str(class_dir), slurm_conf=env["SLURM_CONF"])
+            assert stopped.returncode == 0, stopped.stderr
+            deadline = time.monotonic() + 60
+            while STUDENT in _squeue(env) and time.monotonic() < deadline:
+                time.sleep(1)
+            assert STUDENT not in _squeue(env), _squeue(env)
+    finally:
+        _hub(course, "stop", "--class-dir", str(class_dir))
+        for user in (STUDENT, INSTRUCTOR):
+            subprocess.run(["pkill", "-KILL", "-u", user], capture_output=True)
+            subprocess.run(["userdel", "--remove", user], capture_output=True)
+            subprocess.run(["groupdel", user], capture_output=True)
+        for folder, mode in closed.items():
+            folder.chmod(mode & 0o7777)
+        shutil.rmtree(base, ignore_errors=True)
