@@ -57,3 +57,35 @@ def test_a_change_of_policy_is_named():
     assert _terms("2026-11-21 13:00:00 UTC").changes(before) == []
     assert _terms("2026-11-21 13:00:00 UTC", ext=24).changes(before) == ["extension"]
     assert _terms("2026-11-22 13:00:00 UTC", due=None).changes(before) == ["due date", "submission time"]
+
+
+def test_a_long_lived_process_sees_a_due_date_set_after_it_started(tmp_path):
+    """The formgrader's server grades in its own process for a whole term: a due date or an extension
+    written into nbgrader_config.py after its first grade decides the next one."""
+    import os
+
+    from autograder.adapters.late import Terms
+
+    (tmp_path / "nbgrader_config.py").write_text("c = get_config()\n")
+    on_time = Terms.of(tmp_path, "01_tensors", "ana", "2026-11-22 12:00:00 UTC", "collector")
+    assert on_time.due is None and on_time.seconds_late == 0
+    (tmp_path / "nbgrader_config.py").write_text(
+        "c = get_config()\nc.LatePolicy.due_dates = {'01_tensors': '2026-11-20 12:00:00 UTC'}\n"
+        "c.LatePolicy.percent_per_day = 10.0\nc.LatePolicy.extensions = {'01_tensors': {'ana': 24}}\n")
+    st = (tmp_path / "nbgrader_config.py").stat()
+    os.utime(tmp_path / "nbgrader_config.py", ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))
+    late = Terms.of(tmp_path, "01_tensors", "ana", "2026-11-22 12:00:00 UTC", "collector")
+    assert late.due is not None and late.extension_hours == 24 and late.seconds_late == 86400
+    assert late.penalty(3.0) == pytest.approx(0.3)
+
+
+def test_lateness_is_nbgraders_own_arithmetic():
+    """The seconds late are what nbgrader's gradebook model computes from the same due date, extension and time."""
+    import datetime as dt
+
+    from nbgrader.api import Assignment, SubmittedAssignment
+
+    t = _terms("2026-11-22 13:30:00 UTC", ext=24.0)
+    orm = SubmittedAssignment(timestamp=parse_time(t.submitted_at), extension=dt.timedelta(hours=24),
+                              assignment=Assignment(name="a", duedate=parse_time(t.due)))
+    assert t.seconds_late == orm.total_seconds_late == 25.5 * 3600
