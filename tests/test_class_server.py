@@ -75,8 +75,9 @@ def class_server():
     roster = base / "roster.csv"
     with open(roster, "w", newline="") as f:
         w = csv.writer(f)
-        w.writerow(["username", "role", "name"])
-        w.writerows([[INSTRUCTOR, "instructor", "Prof"], [RIGHT, "student", "Ana"], [WRONG, "student", "Ben"]])
+        w.writerow(["username", "role", "first_name", "last_name"])
+        w.writerows([[INSTRUCTOR, "instructor", "Pat", "Prof"], [RIGHT, "student", "Ana", "Lima"],
+                     [WRONG, "student", "Ben", "Okafor"]])
     port, service_port = free_port(), free_port()
     # every person's server runs this interpreter: where it lives in a folder closed to other accounts
     # (a Python under root's home), that folder is opened to passing through (o+x) while the test runs
@@ -250,6 +251,7 @@ def test_a_term_on_the_class_server(class_server):
             page.wait_for_timeout(500)
         page.reload()
         expect(page.locator("#main-table tr", has_text=RIGHT).locator("td.score")).to_contain_text("3", timeout=RUN)
+        expect(page.locator("#main-table tr", has_text=RIGHT)).to_contain_text("Lima, Ana")  # the roster's names
         shots["graded"] = ARTIFACTS / "class-2-instructor-graded.png"
         page.screenshot(path=str(shots["graded"]))
         page.goto(hub + "services/formgrader/formgrader/manage_assignments")

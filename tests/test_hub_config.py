@@ -37,8 +37,8 @@ def test_a_roster_mistake_is_one_line(tmp_path, text, says):
 
 
 def test_a_roster_reads_any_case_and_extra_columns(tmp_path):
-    members = read_roster(_roster(tmp_path, "\ufeffUsername,Role,Name\nprof,Instructor,P\nana,student,Ana\n\n"))
-    assert [(m.username, m.role) for m in members] == [("prof", "instructor"), ("ana", "student")]
+    members = read_roster(_roster(tmp_path, "\ufeffUsername,Role,First_Name,Notes\nprof,Instructor,P,x\nana,student,Ana,\n\n"))
+    assert [(m.username, m.role, m.first_name) for m in members] == [("prof", "instructor", "P"), ("ana", "student", "Ana")]
 
 
 def test_the_command_says_what_is_wrong_in_one_line(tmp_path):

@@ -116,6 +116,18 @@ def _jupyter_configs(where: ClassDir, d: ClassDescription) -> None:
         p.chmod(0o755 if p.is_dir() else 0o644)
 
 
+def _register_students(root: Path, students: list) -> None:
+    """The roster's students in nbgrader's gradebook, with the names the roster gives (the formgrader's
+    *Manage Students* lists them before anyone submits); a name the roster leaves out is kept."""
+    from nbgrader.api import Gradebook
+
+    with Gradebook(course.gradebook_url(root)) as gb:
+        for m in students:
+            names = {k: v for k, v in (("first_name", m.first_name), ("last_name", m.last_name),
+                                        ("email", m.email)) if v}
+            gb.update_or_create_student(m.username, **names)
+
+
 def _closed_folder(path: Path) -> Path | None:
     """The first folder above ``path`` that other accounts may not pass through, if any."""
     for folder in [*reversed(path.parents)]:
@@ -185,6 +197,7 @@ def start(args, where: ClassDir) -> int:
     if gone:
         print(f"no longer on the roster, so they cannot sign in (their accounts and files are kept): {', '.join(gone)}")
     _check_runnable(Path(sys.executable), d.students[:1] or d.instructors[:1])
+    _register_students(root, [m for m in members if m.role == "student"])
     _make_private(root)
     _jupyter_configs(where, d)
     d.save(where.description)

@@ -1,7 +1,8 @@
 """The class roster of a class server, and the accounts it makes.
 
 A roster is a CSV file with a header and the columns ``username`` and ``role`` (``instructor`` or
-``student``); other columns (a name, an email) are ignored.  Every person gets a local account of that
+``student``), and optionally nbgrader's ``first_name``, ``last_name`` and ``email`` (which the
+gradebook and the formgrader show); other columns are ignored.  Every person gets a local account of that
 name, made on the first start and kept afterwards (a late roster adds accounts; nothing is removed).  A
 new account gets a random first password, written to the class's ``initial-passwords.csv`` (readable by
 root alone) for the instructor to hand out; an account that exists already keeps its password.  Local
@@ -30,6 +31,9 @@ FIRST_USER_UID = 1000  # below it: the machine's own accounts, never a class mem
 class Member:
     username: str
     role: str
+    first_name: str = ""
+    last_name: str = ""
+    email: str = ""
 
 
 def read_roster(path: Path) -> list[Member]:
@@ -55,7 +59,8 @@ def read_roster(path: Path) -> list[Member]:
             raise UserError(f"{path}:{line}: role {role!r} of {name} must be instructor or student")
         if name in members and members[name].role != role:
             raise UserError(f"{path}:{line}: {name} is listed twice with different roles")
-        members[name] = Member(name, role)
+        members[name] = Member(name, role, row.get("first_name", "")[:100], row.get("last_name", "")[:100],
+                               row.get("email", "")[:200])
     if not any(m.role == "instructor" for m in members.values()):
         raise UserError(f"{path}: the roster names no instructor (role instructor): nobody could open the formgrader")
     return list(members.values())
