@@ -160,8 +160,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--ip", default="127.0.0.1", help="address the hub listens on (default 127.0.0.1; put a "
                                                     "TLS proxy in front before opening it to a network)")
     s.add_argument("--port", type=int, default=8000, help="port of the hub (default 8000)")
+    s.add_argument("--proxy-api-port", type=int, default=None, help="the proxy's API port (default: the hub's port + 1)")
+    s.add_argument("--hub-api-port", type=int, default=None, help="the hub's API port (default: the hub's port + 2)")
     s.add_argument("--service-port", type=int, default=None,
-                   help="loopback port of the formgrader service behind the hub (default: the hub's port + 1)")
+                   help="the formgrader service's port behind the hub (default: the hub's port + 3)")
     s.add_argument("--mem-limit", default="4G", help="memory per person's server, its kernels included (default 4G)")
     s.add_argument("--max-processes", type=int, default=256, help="processes per person's server (default 256)")
     s.add_argument("--cull-idle", type=int, default=3600, help="seconds before an idle server is stopped (default 3600)")

@@ -78,7 +78,7 @@ def class_server():
         w.writerow(["username", "role", "first_name", "last_name"])
         w.writerows([[INSTRUCTOR, "instructor", "Pat", "Prof"], [RIGHT, "student", "Ana", "Lima"],
                      [WRONG, "student", "Ben", "Okafor"]])
-    port, service_port = free_port(), free_port()
+    port, internal = free_port(), [free_port() for _ in range(3)]
     # every person's server runs this interpreter: where it lives in a folder closed to other accounts
     # (a Python under root's home), that folder is opened to passing through (o+x) while the test runs
     closed = {f: f.stat().st_mode for f in Path(sys.executable).resolve().parents
@@ -86,7 +86,8 @@ def class_server():
     for folder, mode in closed.items():
         folder.chmod(mode | 0o001)
     try:
-        yield course, base / "class", roster, [f"--port={port}", f"--service-port={service_port}"], port
+        yield course, base / "class", roster, [f"--port={port}", f"--proxy-api-port={internal[0]}",
+                                               f"--hub-api-port={internal[1]}", f"--service-port={internal[2]}"], port
     finally:
         for folder, mode in closed.items():
             folder.chmod(mode & 0o7777)

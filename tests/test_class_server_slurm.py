@@ -26,7 +26,9 @@ from support import fixture_course, tool_env
 
 pytestmark = [
     pytest.mark.slow,
-    pytest.mark.xdist_group("slurm"),
+    # with the other class-server test: both open the interpreter's folder to the class's accounts while
+    # they run, and one closing it under the other would break the other's servers
+    pytest.mark.xdist_group("browser"),
     pytest.mark.skipif(not slurm_cluster.available(), reason="needs Slurm and munge (slurm-wlm, munge) and root"),
     pytest.mark.skipif(not (Path(sys.executable).parent / "configurable-http-proxy").exists(),
                        reason="JupyterHub's proxy is not installed (make setup)"),
@@ -86,7 +88,7 @@ def test_a_learners_server_runs_as_a_slurm_job_of_its_own(tmp_path):
     try:
         with slurm_cluster.cluster(base / "slurm") as env:
             out = _hub(course, "start", "--roster", str(roster), "--class-dir", str(class_dir), f"--port={port}",
-                       f"--service-port={free_port()}", "--spawner=slurm", "--partition=grading", "--mem-limit=1G",
+                       f"--proxy-api-port={free_port()}", f"--hub-api-port={free_port()}", f"--service-port={free_port()}", "--spawner=slurm", "--partition=grading", "--mem-limit=1G",
                        slurm_conf=env["SLURM_CONF"])
             log = class_dir / "hub" / "jupyterhub.log"
             assert out.returncode == 0, out.stdout + out.stderr + (log.read_text()[-3000:] if log.is_file() else "")

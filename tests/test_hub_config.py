@@ -75,6 +75,9 @@ def test_only_the_instructors_may_open_the_formgrader(tmp_path):
     learner = c.Spawner.environment["JUPYTER_CONFIG_PATH"]
     assert learner.endswith("jupyter/learner") and learner != service["environment"]["JUPYTER_CONFIG_PATH"]
     assert c.JupyterHub.spawner_class == "autograder.hub.spawner.ClassSpawner"
+    ports = [c.JupyterHub.port, c.JupyterHub.hub_port, int(c.ConfigurableHTTPProxy.api_url.rsplit(":", 1)[1]),
+             int(service["url"].rsplit(":", 1)[1])]
+    assert len(set(ports)) == 4, ports  # no two of the class's listeners on one port
     culler = next(s for s in c.JupyterHub.services if s["name"] == "idle-culler")
     assert "--timeout=3600" in culler["command"]
 

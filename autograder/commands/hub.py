@@ -172,7 +172,8 @@ def start(args, where: ClassDir) -> int:
         class_dir=str(where.root), python=sys.executable,
         instructors=sorted(m.username for m in members if m.role == "instructor"),
         students=sorted(m.username for m in members if m.role == "student"),
-        ip=args.ip, port=args.port, service_port=args.service_port or args.port + 1, mem_limit=args.mem_limit,
+        ip=args.ip, port=args.port, proxy_api_port=args.proxy_api_port or args.port + 1,
+        hub_api_port=args.hub_api_port or args.port + 2, service_port=args.service_port or args.port + 3, mem_limit=args.mem_limit,
         max_processes=args.max_processes, cull_idle_seconds=args.cull_idle, spawner=args.spawner,
         slurm_partition=args.partition or "", slurm_gpus=args.gpus)
     running = _pid(where)

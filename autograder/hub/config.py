@@ -44,6 +44,8 @@ def configure(c, description: str | Path) -> None:
     c.JupyterHub.ip = d.ip
     c.JupyterHub.port = d.port
     c.JupyterHub.hub_ip = "127.0.0.1"
+    c.JupyterHub.hub_port = d.hub_api_port
+    c.ConfigurableHTTPProxy.api_url = f"http://127.0.0.1:{d.proxy_api_port}"
     c.JupyterHub.db_url = f"sqlite:///{where.state / 'jupyterhub.sqlite'}"
     c.JupyterHub.cookie_secret_file = str(where.state / "jupyterhub_cookie_secret")
     c.JupyterHub.pid_file = str(where.pid_file)

@@ -39,7 +39,9 @@ class ClassDescription:
     students: list[str] = field(default_factory=list)
     ip: str = "127.0.0.1"
     port: int = 8000
-    service_port: int = 8001
+    proxy_api_port: int = 8001  # the proxy's own API (loopback)
+    hub_api_port: int = 8002  # the hub's API, which servers and services call (loopback, or --ip on Slurm)
+    service_port: int = 8003  # the formgrader service (loopback)
     mem_limit: str = "4G"  # per person's server, its kernels included
     max_processes: int = 256
     cull_idle_seconds: int = 3600
