@@ -94,3 +94,16 @@ def results(course_dir: Path) -> dict[str, dict]:
     for p in (course_dir / ".autograder" / "results" / attacks.ASSIGNMENT).glob(f"*/{attacks.ASSIGNMENT}.json"):
         out[p.parent.name] = json.loads(p.read_text())["result"]
     return out
+
+
+COURSE_ID = "pytorch-course"
+
+
+def nbgrader(*args, cwd, user=None, home=None):
+    """Run one of nbgrader's commands; with ``user`` and ``home``, as that student (what a JupyterHub's
+    ``JUPYTERHUB_USER`` gives nbgrader there)."""
+    env = tool_env()
+    if user:
+        env.update({"JUPYTERHUB_USER": user, "USER": user, "LOGNAME": user, "HOME": str(home)})
+    cmd = [str(Path(sys.executable).parent / "nbgrader"), *args]
+    return subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=600)

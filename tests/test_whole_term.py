@@ -24,7 +24,7 @@ from pathlib import Path
 import attacks
 import pytest
 from support import LIMITS, fixture_course, set_answers, tool_env
-from test_exchange import COURSE_ID, nbgrader
+from support import COURSE_ID, nbgrader
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("whole-term")]
 
