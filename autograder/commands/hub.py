@@ -44,6 +44,8 @@ KEPT = ("gradebook.db", "submitted", "autograded", "feedback", ".autograder", "n
 
 def run(args) -> int:
     where = ClassDir(Path(args.class_dir).resolve() if args.class_dir else DEFAULT_CLASS_DIR)
+    if args.action != "status" and os.geteuid() != 0:
+        raise UserError(f"hub {args.action} works on the class's accounts and root-only files: run it as root")
     return {"start": start, "stop": stop, "status": status, "backup": backup}[args.action](args, where)
 
 
@@ -151,8 +153,6 @@ def _check_runnable(python: Path, users: list[str]) -> None:
 
 
 def start(args, where: ClassDir) -> int:
-    if os.geteuid() != 0:
-        raise UserError("the class server makes accounts and runs each person's server as them: run it as root")
     bin_ = Path(sys.executable).parent
     if not (bin_ / "configurable-http-proxy").exists() or shutil.which("jupyterhub", path=str(bin_)) is None:
         raise UserError(f"JupyterHub or its proxy is not installed in {bin_}: run make setup")
