@@ -130,12 +130,12 @@ class Terms:
         """A due date applies and the submission's time does not read as a time: never taken as on time."""
         return bool(self.due and self.submitted_at and parse_time(self.submitted_at) is None)
 
-    @property
+    @functools.cached_property
     def seconds_late(self) -> float:
         """Seconds past the student's due date, extension included, as nbgrader's gradebook computes them
         (``SubmittedAssignment.total_seconds_late``, on an unsaved copy of what the gradebook is given):
         0 when on time or when there is no due date or no time; infinite when the time does not read
-        (see :attr:`unreadable`)."""
+        (see :attr:`unreadable`).  Computed once per value (a result's lateness asks for it several times)."""
         if self.unreadable:
             return math.inf
         from nbgrader.api import Assignment, SubmittedAssignment

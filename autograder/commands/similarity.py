@@ -27,7 +27,7 @@ from pathlib import Path
 from autograder.commands.grade import discover
 from autograder.grading.coursedata import NotebookData
 from autograder.grading.submission import read_submission
-from autograder.values import course
+from autograder.values import course, outputs
 from autograder.values.errors import UserError
 from autograder.values.files import write_atomic
 
@@ -106,8 +106,7 @@ def clean(text: str, limit: int = MAX_ANSWER_CHARS) -> tuple[str, bool]:
     """Student text made safe to tokenize and to write as UTF-8: line ends made ``\\n``, lone surrogates
     and control characters replaced; cut at ``limit`` characters (and whether it was)."""
     cut = len(text) > limit
-    text = text[:limit].replace("\r\n", "\n").replace("\r", "\n")
-    text = text.encode("utf-8", "replace").decode("utf-8")  # a lone surrogate from a JSON escape becomes '?'
+    text = outputs.safe_text(text[:limit]).replace("\r\n", "\n").replace("\r", "\n")  # a lone surrogate: '?'
     return "".join(c if c >= " " or c in "\t\n" else "\ufffd" for c in text), cut
 
 

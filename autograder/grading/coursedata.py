@@ -16,6 +16,7 @@ import nbformat
 
 from autograder.values import course, learner_view, nbfmt, support
 from autograder.values.digest import sha
+from autograder.values.files import stamp as file_stamp
 
 
 @dataclass
@@ -48,12 +49,7 @@ class NotebookData:
     def loaded(cls, assignment: course.Assignment, name: str) -> "NotebookData":
         """The notebook's data, loaded once per process and shared by every caller in it (loaded again
         when its solution file changes)."""
-        path = assignment.solution(name)
-        try:
-            st = path.stat()
-            stamp = (st.st_ino, st.st_mtime_ns, st.st_size)
-        except OSError:  # no such notebook: load says so
-            stamp = None
+        stamp = file_stamp(assignment.solution(name))  # None: no such notebook, and load says so
         key = (str(Path(assignment.root).resolve()), assignment.name, name)
         held = _LOADED.get(key)
         if held is None or held[0] != stamp or stamp is None:

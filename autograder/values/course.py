@@ -19,6 +19,7 @@ from pathlib import Path
 import nbformat
 
 from autograder.values.errors import UserError
+from autograder.values.files import stamp as file_stamp
 
 EXERCISE_RE = re.compile(r"^(ex\d+_\d+)_(solution|tests)$")
 
@@ -150,12 +151,7 @@ def config(root: Path):
     read again when the file changes: a long-lived process (the formgrader's server, where nbgrader's
     *Autograde* grades) sees a due date or an extension set after it started."""
     key = str(Path(root).resolve())
-    path = Path(key) / "nbgrader_config.py"
-    try:
-        st = path.stat()
-        stamp = (st.st_ino, st.st_mtime_ns, st.st_size)
-    except OSError:  # no configuration file: nbgrader's defaults
-        stamp = None
+    stamp = file_stamp(Path(key) / "nbgrader_config.py")  # None: no configuration file, nbgrader's defaults
     held = _CONFIGS.get(key)
     if held is None or held[0] != stamp:
         from traitlets.config import Config

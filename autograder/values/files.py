@@ -1,4 +1,4 @@
-"""How the grader writes a file: whole or not at all.
+"""How the grader writes a file (whole or not at all), and how it tells that a file it read has changed.
 
 Every file the grader keeps (a result, a seed, a reference, a submission time, an autograded notebook, a
 release record, a Slurm task's output) is written here: into a temporary file of its own beside the
@@ -33,3 +33,13 @@ def write_atomic(path: os.PathLike, text: str | bytes) -> Path:
             pass
         raise
     return path
+
+
+def stamp(path: os.PathLike) -> tuple[int, int, int] | None:
+    """What says a file changed since it was read (its inode, modification time and size), or None when
+    there is no such file: a process that keeps what it read checks this before reusing it."""
+    try:
+        st = Path(path).stat()
+    except OSError:  # no such file (or not readable): the caller's reader says so
+        return None
+    return st.st_ino, st.st_mtime_ns, st.st_size
