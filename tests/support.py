@@ -3,11 +3,13 @@ the two-exercise fixture course (``tests/fixtures/course``) and how the tests gr
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import attacks
@@ -107,3 +109,29 @@ def nbgrader(*args, cwd, user=None, home=None):
         env.update({"JUPYTERHUB_USER": user, "USER": user, "LOGNAME": user, "HOME": str(home)})
     cmd = [str(Path(sys.executable).parent / "nbgrader"), *args]
     return subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
+
+
+@contextlib.contextmanager
+def folder_for_accounts(prefix: str, users):
+    """A fresh folder under /tmp that every local account can pass through, for a class server's tests.
+
+    Every person's server runs this interpreter: where it lives in a folder closed to other accounts (a
+    Python under root's home), that folder is opened to passing through (o+x) for the block and closed
+    again after it.  Afterwards the accounts ``users`` (which the block's class server made) are
+    removed with their processes and home folders, whatever happened, and so is the folder."""
+    base = Path(tempfile.mkdtemp(prefix=prefix, dir="/tmp"))
+    base.chmod(0o755)
+    closed = {f: f.stat().st_mode for f in Path(sys.executable).resolve().parents
+              if f.is_dir() and not f.stat().st_mode & 0o001}
+    try:
+        for folder, mode in closed.items():
+            folder.chmod(mode | 0o001)
+        yield base
+    finally:
+        for user in users:
+            subprocess.run(["pkill", "-KILL", "-u", user], capture_output=True)
+            subprocess.run(["userdel", "--remove", user], capture_output=True)
+            subprocess.run(["groupdel", user], capture_output=True)
+        for folder, mode in closed.items():
+            folder.chmod(mode & 0o7777)
+        shutil.rmtree(base, ignore_errors=True)

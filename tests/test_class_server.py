@@ -16,17 +16,15 @@ import csv
 import os
 import pwd
 import re
-import shutil
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 import nbformat
 import pytest
 from browser_helpers import CHROMIUM, chromium, free_port
-from support import fixture_course, run_tool
+from support import fixture_course, folder_for_accounts, run_tool
 from test_browser import ARTIFACTS, GRADE, RUN, UI, VALIDATE, publish, type_into
 
 pytestmark = [
@@ -67,36 +65,22 @@ def _owner(p: Path) -> int | None:
 
 @pytest.fixture
 def class_server():
-    """A class folder and a course under a fresh folder every account can traverse; the class server's
-    accounts removed afterwards, whatever happened."""
-    base = Path(tempfile.mkdtemp(prefix="class-server-", dir="/tmp"))
-    base.chmod(0o755)
-    course = fixture_course(base / "course")
-    roster = base / "roster.csv"
-    with open(roster, "w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(["username", "role", "first_name", "last_name"])
-        w.writerows([[INSTRUCTOR, "instructor", "Pat", "Prof"], [RIGHT, "student", "Ana", "Lima"],
-                     [WRONG, "student", "Ben", "Okafor"]])
-    port, internal = free_port(), [free_port() for _ in range(3)]
-    # every person's server runs this interpreter: where it lives in a folder closed to other accounts
-    # (a Python under root's home), that folder is opened to passing through (o+x) while the test runs
-    closed = {f: f.stat().st_mode for f in Path(sys.executable).resolve().parents
-              if f.is_dir() and not f.stat().st_mode & 0o001}
-    for folder, mode in closed.items():
-        folder.chmod(mode | 0o001)
-    try:
-        yield course, base / "class", roster, [f"--port={port}", f"--proxy-api-port={internal[0]}",
-                                               f"--hub-api-port={internal[1]}", f"--service-port={internal[2]}"], port
-    finally:
-        for folder, mode in closed.items():
-            folder.chmod(mode & 0o7777)
-        _hub(course, "stop", "--class-dir", str(base / "class"))
-        for user in PASSWORDS:
-            subprocess.run(["pkill", "-KILL", "-u", user], capture_output=True)
-            subprocess.run(["userdel", "--remove", user], capture_output=True)
-            subprocess.run(["groupdel", user], capture_output=True)
-        shutil.rmtree(base, ignore_errors=True)
+    """A class folder and a course in a folder every account can pass through (:func:`support.folder_for_accounts`:
+    the class server's accounts are removed afterwards, whatever happened)."""
+    with folder_for_accounts("class-server-", PASSWORDS) as base:
+        course = fixture_course(base / "course")
+        roster = base / "roster.csv"
+        with open(roster, "w", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(["username", "role", "first_name", "last_name"])
+            w.writerows([[INSTRUCTOR, "instructor", "Pat", "Prof"], [RIGHT, "student", "Ana", "Lima"],
+                         [WRONG, "student", "Ben", "Okafor"]])
+        port, internal = free_port(), [free_port() for _ in range(3)]
+        try:
+            yield course, base / "class", roster, [f"--port={port}", f"--proxy-api-port={internal[0]}",
+                                                   f"--hub-api-port={internal[1]}", f"--service-port={internal[2]}"], port
+        finally:
+            _hub(course, "stop", "--class-dir", str(base / "class"))
 
 
 def _sign_in(page, hub: str, user: str) -> None:

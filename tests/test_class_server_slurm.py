@@ -9,10 +9,8 @@ from __future__ import annotations
 import csv
 import http.cookiejar
 import json
-import shutil
 import subprocess
 import sys
-import tempfile
 import time
 import urllib.error
 import urllib.parse
@@ -22,7 +20,7 @@ from pathlib import Path
 import pytest
 import slurm_cluster
 from browser_helpers import free_port
-from support import fixture_course, tool_env
+from support import fixture_course, folder_for_accounts, tool_env
 
 pytestmark = [
     pytest.mark.slow,
@@ -72,57 +70,50 @@ def _squeue(env: dict) -> str:
                           timeout=30).stdout
 
 
-def test_a_learners_server_runs_as_a_slurm_job_of_its_own(tmp_path):
-    base = Path(tempfile.mkdtemp(prefix="class-slurm-", dir="/tmp"))
-    base.chmod(0o755)  # the accounts read the cluster's configuration and munge's socket under it
-    closed = {f: f.stat().st_mode for f in Path(sys.executable).resolve().parents
-              if f.is_dir() and not f.stat().st_mode & 0o001}  # as in test_class_server.py
-    for folder, mode in closed.items():
-        folder.chmod(mode | 0o001)
-    course = fixture_course(base / "course")
-    roster = base / "roster.csv"
-    with open(roster, "w", newline="") as f:
-        csv.writer(f).writerows([["username", "role"], [INSTRUCTOR, "instructor"], [STUDENT, "student"]])
-    class_dir = base / "class"
+def test_a_learners_server_runs_as_a_slurm_job_of_its_own():
+    # the accounts read the cluster's configuration and munge's socket under the folder too
+    with folder_for_accounts("class-slurm-", (STUDENT, INSTRUCTOR)) as base:
+        course = fixture_course(base / "course")
+        roster = base / "roster.csv"
+        with open(roster, "w", newline="") as f:
+            csv.writer(f).writerows([["username", "role"], [INSTRUCTOR, "instructor"], [STUDENT, "student"]])
+        class_dir = base / "class"
+        try:
+            with slurm_cluster.cluster(base / "slurm") as env:
+                _a_server_as_a_job(course, roster, class_dir, env)
+        finally:
+            _hub(course, "stop", "--class-dir", str(class_dir))
+
+
+def _a_server_as_a_job(course: Path, roster: Path, class_dir: Path, env: dict) -> None:
     port = free_port()
+    out = _hub(course, "start", "--roster", str(roster), "--class-dir", str(class_dir), f"--port={port}",
+               f"--proxy-api-port={free_port()}", f"--hub-api-port={free_port()}", f"--service-port={free_port()}",
+               "--spawner=slurm", "--partition=grading", "--mem-limit=1G", slurm_conf=env["SLURM_CONF"])
+    log = class_dir / "hub" / "jupyterhub.log"
+    assert out.returncode == 0, out.stdout + out.stderr + (log.read_text()[-3000:] if log.is_file() else "")
+    subprocess.run(["chpasswd"], input=f"{STUDENT}:{PASSWORD}\n", text=True, check=True)
+    hub = f"http://127.0.0.1:{port}/"
+    student = Browser(hub)
     try:
-        with slurm_cluster.cluster(base / "slurm") as env:
-            out = _hub(course, "start", "--roster", str(roster), "--class-dir", str(class_dir), f"--port={port}",
-                       f"--proxy-api-port={free_port()}", f"--hub-api-port={free_port()}", f"--service-port={free_port()}", "--spawner=slurm", "--partition=grading", "--mem-limit=1G",
-                       slurm_conf=env["SLURM_CONF"])
-            log = class_dir / "hub" / "jupyterhub.log"
-            assert out.returncode == 0, out.stdout + out.stderr + (log.read_text()[-3000:] if log.is_file() else "")
-            subprocess.run(["chpasswd"], input=f"{STUDENT}:{PASSWORD}\n", text=True, check=True)
-            hub = f"http://127.0.0.1:{port}/"
-            student = Browser(hub)
-            try:
-                student.sign_in(STUDENT, PASSWORD)  # the hub then starts the server (its spawn page)
-            except urllib.error.HTTPError as exc:
-                pytest.fail(f"signing in: {exc}\n{log.read_text()[-5000:]}")
-            try:
-                student.api(f"users/{STUDENT}/server", method="POST")
-            except urllib.error.HTTPError as exc:  # 202: the spawn goes on in the background
-                assert exc.code in (201, 202), (exc.code, log.read_text()[-3000:])
-            deadline = time.monotonic() + 240
-            while not student.api("user").get("servers", {}).get("", {}).get("ready"):
-                assert time.monotonic() < deadline, log.read_text()[-4000:] + _squeue(env)
-                time.sleep(2)
-            jobs = _squeue(env)
-            assert f"{STUDENT} spawner-jupyterhub RUNNING" in jobs, jobs
-            with student.open(hub + f"user/{STUDENT}/lab", timeout=120) as r:  # through the hub, signed in
-                assert r.status == 200 and f"/user/{STUDENT}/lab" in r.url and b"JupyterLab" in r.read()
-            stopped = _hub(course, "stop", "--class-dir", str(class_dir), slurm_conf=env["SLURM_CONF"])
-            assert stopped.returncode == 0, stopped.stderr
-            deadline = time.monotonic() + 60
-            while STUDENT in _squeue(env) and time.monotonic() < deadline:
-                time.sleep(1)
-            assert STUDENT not in _squeue(env), _squeue(env)
-    finally:
-        _hub(course, "stop", "--class-dir", str(class_dir))
-        for user in (STUDENT, INSTRUCTOR):
-            subprocess.run(["pkill", "-KILL", "-u", user], capture_output=True)
-            subprocess.run(["userdel", "--remove", user], capture_output=True)
-            subprocess.run(["groupdel", user], capture_output=True)
-        for folder, mode in closed.items():
-            folder.chmod(mode & 0o7777)
-        shutil.rmtree(base, ignore_errors=True)
+        student.sign_in(STUDENT, PASSWORD)  # the hub then starts the server (its spawn page)
+    except urllib.error.HTTPError as exc:
+        pytest.fail(f"signing in: {exc}\n{log.read_text()[-5000:]}")
+    try:
+        student.api(f"users/{STUDENT}/server", method="POST")
+    except urllib.error.HTTPError as exc:  # 202: the spawn goes on in the background
+        assert exc.code in (201, 202), (exc.code, log.read_text()[-3000:])
+    deadline = time.monotonic() + 240
+    while not student.api("user").get("servers", {}).get("", {}).get("ready"):
+        assert time.monotonic() < deadline, log.read_text()[-4000:] + _squeue(env)
+        time.sleep(2)
+    jobs = _squeue(env)
+    assert f"{STUDENT} spawner-jupyterhub RUNNING" in jobs, jobs
+    with student.open(hub + f"user/{STUDENT}/lab", timeout=120) as r:  # through the hub, signed in
+        assert r.status == 200 and f"/user/{STUDENT}/lab" in r.url and b"JupyterLab" in r.read()
+    stopped = _hub(course, "stop", "--class-dir", str(class_dir), slurm_conf=env["SLURM_CONF"])
+    assert stopped.returncode == 0, stopped.stderr
+    deadline = time.monotonic() + 60
+    while STUDENT in _squeue(env) and time.monotonic() < deadline:
+        time.sleep(1)
+    assert STUDENT not in _squeue(env), _squeue(env)

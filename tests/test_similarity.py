@@ -76,17 +76,11 @@ HONEST = {
 }
 STUBS_ONLY = ["stub_1", "stub_2", "stub_3"]
 COPIED = "correct_full_with_dtype.py"  # the course's answer variant the copier of the real-course class copies
+# ana's answer to 0.1 under two hostile lines
 HOSTILE = '''\
     # </pre><script>alert("pwned")</script>
     page = "<img src=x onerror=alert(1)>" + "\\ud800\\x00"
-    if not isinstance(x, torch.Tensor):
-        raise TypeError(f"expected a tensor, got {type(x).__name__}")
-    flat = x.reshape(-1)
-    result = torch.empty(x.numel(), dtype=x.dtype, device=x.device)
-    for index in range(flat.numel()):
-        result[index] = flat[index] + 1
-    return result.reshape(x.shape)
-'''
+''' + ANA["ex0_1_solution"][len(STUB_1):]
 
 
 def write_submission(submitted: Path, student: str, release: dict, answers: dict | None = None,
