@@ -65,6 +65,12 @@ def _hub(course: Path, *args: str, slurm_conf: str = "") -> subprocess.Completed
                           capture_output=True, text=True, timeout=180)
 
 
+def _hub_problems(log: Path) -> str:
+    """The hub's warnings and errors (not its request lines), to say why a server did not start."""
+    lines = log.read_text(errors="replace").splitlines() if log.is_file() else []
+    return "\n".join(line for line in lines if line.startswith(("[E ", "[W ", "[C ")) and "XSRF" not in line)[-6000:]
+
+
 def _squeue(env: dict) -> str:
     return subprocess.run(["squeue", "-h", "-o", "%u %j %T"], env=env, capture_output=True, text=True,
                           timeout=30).stdout
@@ -105,7 +111,7 @@ def _a_server_as_a_job(course: Path, roster: Path, class_dir: Path, env: dict) -
         assert exc.code in (201, 202), (exc.code, log.read_text()[-3000:])
     deadline = time.monotonic() + 240
     while not student.api("user").get("servers", {}).get("", {}).get("ready"):
-        assert time.monotonic() < deadline, log.read_text()[-4000:] + _squeue(env)
+        assert time.monotonic() < deadline, _hub_problems(log) + "\nqueue: " + _squeue(env)
         time.sleep(2)
     jobs = _squeue(env)
     assert f"{STUDENT} spawner-jupyterhub RUNNING" in jobs, jobs
