@@ -184,7 +184,9 @@ def test_a_term_on_the_class_server(class_server):
     course, class_dir, roster, ports, port = class_server
     hub = f"http://127.0.0.1:{port}/"
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    out = _hub(course, "start", "--roster", str(roster), "--class-dir", str(class_dir), *ports)
+    # (a loaded 2-core runner may take longer than the default 90 s to bring the hub up)
+    out = _hub(course, "start", "--roster", str(roster), "--class-dir", str(class_dir), "--wait=240", *ports,
+               timeout=300)
     log = class_dir / "hub" / "jupyterhub.log"
     assert out.returncode == 0, out.stdout + out.stderr + (log.read_text()[-4000:] if log.is_file() else "")
     made = {row["username"] for row in csv.DictReader(open(class_dir / "initial-passwords.csv"))}

@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import http.cookiejar
 import json
+import pwd
 import subprocess
 import sys
 import time
@@ -59,16 +60,23 @@ class Browser:
         return json.loads(body) if body else {}
 
 
-def _hub(course: Path, *args: str, slurm_conf: str = "") -> subprocess.CompletedProcess:
+def _hub(course: Path, *args: str, slurm_conf: str = "", timeout: float = 180) -> subprocess.CompletedProcess:
     env = {**tool_env(), **({"SLURM_CONF": slurm_conf} if slurm_conf else {})}
     return subprocess.run([sys.executable, "-m", "autograder", "hub", *args], cwd=course, env=env,
-                          capture_output=True, text=True, timeout=180)
+                          capture_output=True, text=True, timeout=timeout)
 
 
 def _hub_problems(log: Path) -> str:
     """The hub's warnings and errors (not its request lines), to say why a server did not start."""
     lines = log.read_text(errors="replace").splitlines() if log.is_file() else []
     return "\n".join(line for line in lines if line.startswith(("[E ", "[W ", "[C ")) and "XSRF" not in line)[-6000:]
+
+
+def _job_logs(user: str) -> str:
+    """The end of each log the learner's server jobs wrote (batchspawner's default, in their home)."""
+    home = Path(pwd.getpwnam(user).pw_dir)
+    return "".join(f"\n{path.name}:\n{path.read_text(errors='replace')[-2000:]}"
+                   for path in sorted(home.glob(".jupyterhub_slurmspawner_*.log")))
 
 
 def _squeue(env: dict) -> str:
@@ -95,7 +103,8 @@ def _a_server_as_a_job(course: Path, roster: Path, class_dir: Path, env: dict) -
     port = free_port()
     out = _hub(course, "start", "--roster", str(roster), "--class-dir", str(class_dir), f"--port={port}",
                f"--proxy-api-port={free_port()}", f"--hub-api-port={free_port()}", f"--service-port={free_port()}",
-               "--spawner=slurm", "--partition=grading", "--mem-limit=1G", slurm_conf=env["SLURM_CONF"])
+               "--spawner=slurm", "--partition=grading", "--mem-limit=1G", "--wait=240", slurm_conf=env["SLURM_CONF"],
+               timeout=300)
     log = class_dir / "hub" / "jupyterhub.log"
     assert out.returncode == 0, out.stdout + out.stderr + (log.read_text()[-3000:] if log.is_file() else "")
     subprocess.run(["chpasswd"], input=f"{STUDENT}:{PASSWORD}\n", text=True, check=True)
@@ -111,7 +120,7 @@ def _a_server_as_a_job(course: Path, roster: Path, class_dir: Path, env: dict) -
         assert exc.code in (201, 202), (exc.code, log.read_text()[-3000:])
     deadline = time.monotonic() + 240
     while not student.api("user").get("servers", {}).get("", {}).get("ready"):
-        assert time.monotonic() < deadline, _hub_problems(log) + "\nqueue: " + _squeue(env)
+        assert time.monotonic() < deadline, _hub_problems(log) + "\nqueue: " + _squeue(env) + _job_logs(STUDENT)
         time.sleep(2)
     jobs = _squeue(env)
     assert f"{STUDENT} spawner-jupyterhub RUNNING" in jobs, jobs
