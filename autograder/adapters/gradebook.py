@@ -120,7 +120,7 @@ def withdraw(root: Path, db_url: str, assignment: str, student: str, notebook: s
 
 
 def write_result(root: Path, db_url: str, job, result: NotebookResult, terms: late.Terms,
-                 executed_json: str | None, rerecord: bool = False) -> None:
+                 executed: nbformat.NotebookNode | None, rerecord: bool = False) -> None:
     """Record one job's result: the autograded notebook, and its grades and comments in the gradebook, with the
     due date and extension of ``terms`` (what decided the result's lateness, read once by the caller).
 
@@ -134,9 +134,8 @@ def write_result(root: Path, db_url: str, job, result: NotebookResult, terms: la
 
     dest = course.folder(root, "autograded", job.student, job.assignment)
     dest.mkdir(parents=True, exist_ok=True)
-    if executed_json:
-        nb = autograded_notebook(nbformat.reads(executed_json, as_version=4), result)
-        write_atomic(dest / f"{job.notebook}.ipynb", nbformat.writes(nb))
+    if executed is not None:
+        write_atomic(dest / f"{job.notebook}.ipynb", nbformat.writes(autograded_notebook(executed, result)))
     elif not rerecord:
         (dest / f"{job.notebook}.ipynb").unlink(missing_ok=True)
     # the time nbgrader's own lateness is computed from: only one a penalty may rest on (autograder.adapters.late.Terms)

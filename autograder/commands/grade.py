@@ -20,6 +20,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import nbformat
+
 from autograder import PACKAGE_DIR
 from autograder.adapters import late, times
 from autograder.adapters.gradebook import ensure_in_gradebook, recorded_in_gradebook, withdraw, write_result
@@ -220,7 +222,7 @@ def run(args) -> int:
                              *times.submission_time(root, job.assignment, job.student, folder))
 
     def record(job: Job, f: Found, prior: Entry | None, inputs: dict, terms: late.Terms, result: NotebookResult,
-               executed: str | None, runner: dict, why: list[str] | None) -> NotebookResult:
+               executed: nbformat.NotebookNode | None, runner: dict, why: list[str] | None) -> NotebookResult:
         """Record one result with its lateness (``terms``: :func:`terms_of`); whatever goes wrong
         while recording it becomes its recorded result.  ``why`` None: a stored result recorded again for a
         change of policy (nothing ran); else why it ran again."""

@@ -52,8 +52,11 @@ class Job:
 
 @dataclass
 class JobOutput:
+    """What one job gives back: in this process as it is, from a pool worker pickled, from a Slurm task as
+    the JSON of :meth:`to_dict` (the one process boundary that needs an encoding)."""
+
     result: NotebookResult
-    executed: str | None = None  # the executed notebook as nbformat JSON (cleaned: it always serialises)
+    executed: nbformat.NotebookNode | None = None  # cleaned by LimitOutputs: it always serialises
     runner: dict = field(default_factory=dict)  # where it ran (a Slurm node, its GPU)
 
     def to_dict(self) -> dict:
@@ -61,7 +64,9 @@ class JobOutput:
 
     @classmethod
     def from_dict(cls, d: dict) -> "JobOutput":
-        return cls(NotebookResult.from_dict(d["result"]), d.get("executed"), d.get("runner") or {})
+        executed = d.get("executed")
+        return cls(NotebookResult.from_dict(d["result"]),
+                   nbformat.from_dict(executed) if isinstance(executed, dict) else None, d.get("runner") or {})
 
 
 _GRADER_VERSION: str | None = None
@@ -128,7 +133,7 @@ def make_sandbox(enabled: bool):
 
 
 def run_job(job: Job) -> JobOutput:
-    """Grade one notebook (in a worker process, or a Slurm task)."""
+    """Grade one notebook (in this process, a worker process, or a Slurm task)."""
     try:
         with timing.unit("job", student=job.student, assignment=job.assignment, notebook=job.notebook):
             result, executed = grade_notebook(Path(job.path), job.data, student_id=job.student, seed=job.seed,
@@ -137,11 +142,7 @@ def run_job(job: Job) -> JobOutput:
                                               compile_cache=compile_cache_store(reference_cache(job.root), job.data))
     except Exception as exc:  # noqa: BLE001 - a grader fault must still leave a recorded result
         return failed_output(job, f"grader error: {type(exc).__name__}: {str(exc)[:300]}")
-    try:
-        return JobOutput(result, nbformat.writes(executed) if executed is not None else None)
-    except Exception as exc:  # noqa: BLE001 - the outputs would not serialise: keep the verdicts
-        result.error = result.error or f"grader error: the executed notebook could not be kept ({type(exc).__name__})"
-        return JobOutput(result)
+    return JobOutput(result, executed)
 
 
 def reference_job(data: NotebookData, seed: int, sandbox: bool, short: bool = True) -> Reference:
