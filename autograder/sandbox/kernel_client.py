@@ -5,6 +5,9 @@ budget of output per cell and per notebook, refuses a message larger than the ce
 before decoding it (and stops the kernel, as for a flood), drops a message it cannot decode
 or that nests too deep, keeps a note for an output nbformat refuses, and has its sockets drop
 any message past a hard size before holding it.
+
+Its kernel client also knows when a fresh kernel is ready without waiting on a clock
+(:func:`ready_client_class`).
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import time
 
 import nbformat
 
@@ -26,6 +30,69 @@ def placeholder(note: str) -> dict:
     return {"name": "stdout", "text": note, "data": {"text/plain": note} if note else {}, "metadata": {},
             "transient": {}, "execution_state": "busy", "wait": False}
 
+
+
+def ready_client_class():
+    """jupyter_client's asynchronous kernel client, but ready as soon as the kernel is.
+
+    jupyter_client's ``wait_for_ready`` sends ``kernel_info``, takes any IOPub message within 0.2 s as the
+    sign that IOPub is connected, then reads IOPub until it has been quiet for 0.2 s: every kernel start
+    waits that 0.2 s at least, and it was a third of a fresh sandboxed kernel's start.  This client waits
+    for the reply to its ``kernel_info`` and then for the kernel's *idle* status of that request on IOPub,
+    which proves IOPub connected and comes after everything the kernel sent before it.  A subscriber
+    connecting late misses what was published before it connected; the kernel greets each new
+    subscriber (``iopub_welcome``), so a greeting seen means "ask again, now the answer will come",
+    and a kernel that does not greet is asked again every 0.2 s, as jupyter_client does."""
+    from queue import Empty
+
+    from jupyter_client.asynchronous import AsyncKernelClient
+
+    def replies_to(msg: dict, sent: list[str], msg_type: str) -> bool:
+        return (isinstance(msg, dict) and msg.get("msg_type") == msg_type
+                and (msg.get("parent_header") or {}).get("msg_id") in sent)
+
+    class ReadyClient(AsyncKernelClient):
+        async def _next(self, channel, want, wait: float, deadline: float):
+            """The first message on ``channel`` that ``want`` accepts, within ``wait`` seconds; or None."""
+            until = min(time.monotonic() + wait, deadline)
+            while (left := until - time.monotonic()) > 0:
+                try:
+                    msg = await channel.get_msg(timeout=left)
+                except Empty:
+                    return None
+                if want(msg):
+                    return msg
+            return None
+
+        async def _ready(self, timeout: float | None = None) -> None:
+            deadline = time.monotonic() + (float("inf") if timeout is None else timeout)
+            sent: list[str] = []
+            welcomed = False
+
+            def idle_or_welcome(m: dict) -> bool:
+                if isinstance(m, dict) and m.get("msg_type") == "iopub_welcome":
+                    return not welcomed
+                return replies_to(m, sent, "status") and (m.get("content") or {}).get("execution_state") == "idle"
+
+            while True:
+                sent.append(self.kernel_info())
+                reply = await self._next(self.shell_channel, lambda m: replies_to(m, sent[-1:], "kernel_info_reply"),
+                                         1.0, deadline)
+                if reply is not None:
+                    found = await self._next(self.iopub_channel, idle_or_welcome, 1.0 if welcomed else 0.2, deadline)
+                    if found is not None and found.get("msg_type") != "iopub_welcome":
+                        self._handle_kernel_info_reply(reply)
+                        return
+                    welcomed = welcomed or found is not None  # subscribed now: the next request's status comes
+                if not await self._async_is_alive():
+                    raise RuntimeError("Kernel died before replying to kernel_info")
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"Kernel didn't respond in {timeout:.0f} seconds")
+
+        wait_for_ready = _ready
+        _async_wait_for_ready = _ready
+
+    return ReadyClient
 
 
 def limited_client_class():
@@ -56,6 +123,7 @@ def limited_client_class():
             # unpacker refuses a message past the cell's budget before decoding it
             self.zmq_context = zmq.asyncio.Context()
             self.zmq_context.setsockopt(zmq.MAXMSGSIZE, max(MAX_MESSAGE, 16 * self.output_budget))
+            km.client_factory = ready_client_class()
             make_client = km.client
             km.client = lambda **kw: make_client(**{"context": self.zmq_context, **kw})
             unpack = km.session.unpack

@@ -45,7 +45,11 @@ PR_SET_DUMPABLE, PR_SET_NO_NEW_PRIVS = 4, 38
 # ipykernel.debugger: every kernel imports debugpy when it starts (about 0.16 s); importing it
 # starts no thread and installs no trace hook, so it forks like any module
 PRELOAD = ("numpy", "torch", "tqdm.auto", "sklearn.datasets", "ipykernel.kernelapp", "ipykernel.debugger",
-           "matplotlib", "matplotlib.font_manager", "matplotlib.pyplot")
+           "matplotlib", "matplotlib.font_manager", "matplotlib.pyplot",
+           # and what a kernel's start imports (IPython's shell, its history store, the debugger, tornado's loop)
+           "ipykernel.ipkernel", "ipykernel.zmqshell", "IPython.core.completerlib", "IPython.core.debugger",
+           "IPython.core.logger", "IPython.core.oinspect", "IPython.extensions.storemagic", "IPython.utils.wildcard",
+           "sqlite3", "pdb", "tornado.platform.asyncio")
 INLINE = "module://matplotlib_inline.backend_inline"  # what ipykernel picks when MPLBACKEND is unset
 
 _libc = ctypes.CDLL(None, use_errno=True)
