@@ -7,7 +7,9 @@ Each run is what every graded notebook pays before its first cell: a fresh user 
 from the worker's zygote into its own mount, IPC, network and PID namespaces (or, with
 ``AUTOGRADER_ZYGOTE=0``, a bubblewrap sandbox of its own), one cell (``import torch`` and a sum),
 then the kernel killed and its user id cleared.  The zygote's own start (once per worker) is timed
-apart.  Run it from any checkout: it measures the ``autograder`` package it imports.
+apart.  ``kernel_start`` is the part of each run before the first cell can run (the grader's phase
+"kernel start": the user id claimed, the kernel forked into its namespaces and answering).
+Run it from any checkout: it measures the ``autograder`` package it imports.
 """
 
 from __future__ import annotations
@@ -24,6 +26,23 @@ from pathlib import Path
 import nbformat
 
 ROOT = Path(__file__).resolve().parent.parent
+KERNEL_START = "kernel start (sandbox + ipykernel ready)"
+
+
+class Starts:
+    """A timing recorder (:mod:`autograder.values.timing`) that keeps each kernel start."""
+
+    def __init__(self) -> None:
+        self.seconds: list[float] = []
+
+    def add(self, name: str, seconds: float) -> None:
+        if name == KERNEL_START:
+            self.seconds.append(seconds)
+
+    def unit(self, kind, labels):
+        import contextlib
+
+        return contextlib.nullcontext()
 
 
 def one_run() -> float:
@@ -55,13 +74,21 @@ def main() -> None:
 
     out: dict = {"package": str(Path(autograder.__file__).resolve().parent), "python": platform.python_version(),
                  "cpus": os.cpu_count(), "load_average": os.getloadavg()}
+    from autograder.values import timing
+
     os.environ.pop("AUTOGRADER_ZYGOTE", None)
     start = time.perf_counter()
     one_run()  # starts this process's zygote
     out["zygote_start_and_first_kernel_s"] = round(time.perf_counter() - start, 3)
+    starts = Starts()
+    timing.install(starts)
     out["zygote_kernel"] = summary([one_run() for _ in range(args.runs)])
+    out["zygote_kernel_start"] = summary(starts.seconds)
     os.environ["AUTOGRADER_ZYGOTE"] = "0"
+    starts.seconds = []
     out["sandbox_per_kernel"] = summary([one_run() for _ in range(max(3, args.runs // 4))])
+    out["sandbox_per_kernel_start"] = summary(starts.seconds)
+    timing.install(None)
     out["load_average_after"] = os.getloadavg()
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps(out, indent=1) + "\n")
