@@ -218,7 +218,8 @@ NOTEBOOK = "01_tensors"
 
 @pytest.fixture(scope="module")
 def answered(tmp_path_factory):
-    """Two copies of notebook 01 in a copy of the course: every answer right, and one answer wrong."""
+    """Copies of notebook 01 in a copy of the course: every answer right; one answer wrong; and the same wrong
+    answer in code that also reads the namespace without naming what it reads."""
     root = course.copy_course(ROOT, tmp_path_factory.mktemp("course") / "course", ("source", "release"))
     a = course.Assignment(NOTEBOOK, root)
     solution = course.read(a.solution(NOTEBOOK))
@@ -232,7 +233,11 @@ def answered(tmp_path_factory):
     right_copy = nbformat.read(right, 4)
     nbformat.write(right_copy, wrong)
     set_answers(wrong, wrong_answers)
-    return root, right, wrong
+    dynamic = root / "dynamic" / right.name
+    dynamic.parent.mkdir()
+    nbformat.write(right_copy, dynamic)
+    set_answers(dynamic, {**wrong_answers, "ex1_2_solution": wrong_answers["ex1_2_solution"] + "\n_names = sorted(globals())\n"})
+    return root, right, wrong, dynamic
 
 
 @pytest.mark.slow
@@ -240,18 +245,27 @@ def answered(tmp_path_factory):
 def test_short_run_matches_the_full_run_and_falls_back_on_a_failure(answered):
     from autograder.commands.check import check
 
-    root, right, wrong = answered
+    def verdicts(result):
+        return [(e.id, e.status, e.score) for e in result.exercises]
+
+    root, right, wrong, dynamic = answered
     short = check(right, hidden=True)
     assert short.run.startswith("short:"), short.run
     full = check(right, hidden=True, full=True)
     assert full.run == "full"
-    assert [(e.id, e.status, e.score) for e in short.exercises] == [(e.id, e.status, e.score) for e in full.exercises]
+    assert verdicts(short) == verdicts(full)
     assert all(e.status == "passed" for e in short.exercises)
 
+    # a wrong answer that reads only what it names: its failure in the short run is the full run's
     failing = check(wrong, hidden=True)
-    assert failing.run.startswith("full, after a short run"), failing.run
+    assert failing.run.startswith("short:"), failing.run
+    assert verdicts(failing) == verdicts(check(wrong, hidden=True, full=True))
     by_id = {e.id: e for e in failing.exercises}
     assert by_id["ex1_2"].status == "failed" and by_id["ex1_1"].status == "passed"
+    # the same answer reading the namespace itself could see what a skipped cell left: graded again in full
+    reread = check(dynamic, hidden=True)
+    assert reread.run.startswith("full, after a short run") and "globals" in reread.run, reread.run
+    assert verdicts(reread) == verdicts(failing)
     refs = list((root / ".cache" / "reference").glob(f"{NOTEBOOK}-*.json"))
     plans = [json.loads(p.read_text())["short"] for p in refs]
     assert any(p and p["skip_sources"] and not p["failure"] for p in plans), "the reference proved no short run"
@@ -267,7 +281,7 @@ def test_the_autograded_notebook_says_which_cells_were_skipped(answered, tmp_pat
     from autograder.probe import DEFAULT_SEED
     from autograder.shortrun import SKIPPED_NOTE
 
-    root, right, _ = answered
+    root, right, *_ = answered
     data = NotebookData.load(course.Assignment(NOTEBOOK, root), NOTEBOOK)
     refs = run_reference(data, DEFAULT_SEED, cache_dir=root / ".cache" / "reference")  # check's, when it ran first
     assert refs.short and refs.short.ok, refs.short
@@ -433,3 +447,29 @@ def copy_of(nb):
     import copy
 
     return copy.deepcopy(nb)
+
+
+# ------------------------------------------------------------------ when a failure in a short run stands
+
+@pytest.mark.parametrize("source, reason", [
+    ("def f(x):\n    return x * scale + offset", ""),
+    ("import torch\ndef f(x):\n    return torch.relu(x)", ""),
+    ("def f(x):\n    return globals()['scale'] * x", "globals"),
+    ("def f(x):\n    return eval('scale') * x", "eval"),
+    ("y = _ + 1", "_"),
+    ("y = Out[3]", "Out"),
+    ("y = _i3", "_i3"),
+    ("import __main__\ny = __main__.scale", "__main__"),
+    ("from sys import modules\ny = modules['__main__']", "sys"),
+    ("def f():\n    return f.__globals__['scale']", "__globals__"),
+    ("%who", "magic"),
+    ("def f():\n    return torch.load('model.pt')", "load"),
+    ("def f():\n    return open('data.txt').read()", "open"),
+    ("import os\nk = os.environ['K']", "os"),
+    ("def f(:", "parse"),
+])
+def test_a_learners_code_that_reads_what_it_does_not_name_is_seen(source, reason):
+    from autograder.shortrun.cellfacts import reads_beyond_names
+
+    found = reads_beyond_names(source)
+    assert (found == "") if not reason else (reason in found), (source, found)

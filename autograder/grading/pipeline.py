@@ -27,7 +27,8 @@ def grade_notebook(student_path: Path, data: NotebookData, *, student_id: str, s
 
     ``refs`` None runs the visible tests only.  Unless ``full``, and where the reference proved it
     safe (:mod:`autograder.shortrun`), the cells no graded cell depends on are skipped; a short run
-    in which any exercise fails or errors is graded again in full, and the full run counts.
+    that stopped early, or in which an exercise fails or errors where the learner's code may read what
+    it does not name, is graded again in full, and the full run counts.
     Sandboxed, a run gets a private copy of ``compile_cache``, the compiled kernels the reference
     run left.  ``steps``: the steps to run (default :func:`autograder.grading.steps.default_steps`)."""
     run = GradingRun(data, Path(student_path), student_id, seed, refs, limits or Limits(), sandbox,

@@ -15,8 +15,11 @@ graded cell reads.  The short run skips them, under three guards:
    :class:`~autograder.values.records.ShortPlan` says which graded cell saw it and which skipped cells
    came before.
 3. **A full run whenever it could matter.**  A submission skips only cells the proof covered
-   and its own slice does not need; if any exercise fails or errors in the short run (other than
-   one left as released), the notebook is graded again in full and that run counts.
+   and its own slice does not need.  If an exercise fails or errors in the short run (other than one
+   left as released), the failure stands only where the slice accounts for everything the learner's
+   code reads: no learner cell reads what it does not name (:func:`failures_need_full_run`).
+   Otherwise, and whenever the short run stopped early, the notebook is graded again in full and that
+   run counts.
 
 Skipped cells that draw random numbers would leave the generators elsewhere than a full run
 does (test cells never move them: every run puts them back after each, see
@@ -36,7 +39,7 @@ import json
 import nbformat
 
 from autograder.probe import statedigest
-from autograder.shortrun.cellfacts import analyze
+from autograder.shortrun.cellfacts import analyze, reads_beyond_names
 from autograder.shortrun.dependencies import Slice, needed
 from autograder.values import course, wire
 from autograder.values.digest import sha
@@ -102,6 +105,22 @@ def learner_cells(nb, release) -> set[int]:
     named = keys(nb, release)
     return {i for i, c in enumerate(nb.cells)
             if c.cell_type == "code" and (course.is_solution(c) or (i not in named and not course.grade_id(c)))}
+
+
+def failures_need_full_run(nb, release) -> str:
+    """Why a failure in ``nb``'s short run must be checked by a full run ("" when it stands as it is).
+
+    The slice keeps every cell that binds or changes what a learner cell reads (the globals of the
+    functions it defines included), and skips no cell that may run the learner's code; so where every
+    learner cell reads only the names it spells, the learner's code sees in the short run what it would
+    see in the full one, and a failure in it is the full run's.  A learner cell that may read what it
+    does not name (:func:`~autograder.shortrun.cellfacts.reads_beyond_names`) could see a skipped cell's
+    work, and its failure is run again in full."""
+    for i in sorted(learner_cells(nb, release)):
+        why = reads_beyond_names(nb.cells[i].source)
+        if why:
+            return f"code cell {sum(c.cell_type == 'code' for c in nb.cells[:i]) + 1} is the learner's and {why}"
+    return ""
 
 
 def select(nb, release, extra: dict[int, str] | None = None) -> tuple[set[int], Slice]:

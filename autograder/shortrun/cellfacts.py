@@ -232,6 +232,48 @@ def _reaches_shared(tree: ast.AST, facts: "CellFacts") -> None:
     facts.escape = why
 
 
+# names through which code reads what it does not name: the notebook's globals, IPython's history and
+# output cache (``_``, ``_i3``, ``Out``), frames and modules by name, files and the environment
+DYNAMIC_READS = frozenset({"globals", "locals", "vars", "dir", "eval", "exec", "compile", "__import__",
+                           "get_ipython", "In", "Out", "_ih", "_oh", "_dh", "_i", "_ii", "_iii", "_", "__", "___",
+                           "__main__", "__builtins__", "builtins", "sys", "inspect", "importlib", "gc",
+                           "breakpoint", "help", "os", "open", "pathlib", "Path", "shutil", "glob", "tempfile",
+                           "pickle", "io", "subprocess"})
+# attributes that read files or the environment (``torch.load``, ``np.loadtxt``, ``p.read_text``)
+DYNAMIC_ATTRIBUTES = frozenset({"load", "loadtxt", "genfromtxt", "fromfile", "read_text", "read_bytes",
+                                "read_csv", "environ", "getenv", "getcwd", "listdir", "scandir"})
+_HISTORY_NAME = re.compile(r"_i?\d+$")
+
+
+def reads_beyond_names(source: str) -> str:
+    """Why code a learner wrote may read what it does not name ("" if it reads only what it names).
+
+    The slice keeps every cell that binds or changes a name a learner cell reads (a function's globals
+    included, when it is called), so a learner's code that reads only the names it spells sees the same
+    values in a short run as in a full one.  What it might read otherwise: the namespace itself
+    (``globals()``, ``eval``), IPython's history and output cache (``_``, ``Out``, ``_i3``, whose entries a
+    skipped cell leaves out), frames and internals, ``sys`` and ``importlib`` (``sys.modules["__main__"]``),
+    files and the environment (``open``, ``os``, ``torch.load``), and whatever a magic or a shell escape
+    does."""
+    text, why = python_source(source)
+    if why or "get_ipython()" in text:
+        return why or "it uses a magic or a shell escape"
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError) as exc:
+        return f"it does not parse ({type(exc).__name__})"
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and (node.id in DYNAMIC_READS or _HISTORY_NAME.match(node.id)):
+            return f"it uses {node.id}"
+        if isinstance(node, ast.Attribute) and (node.attr in INTERNALS or node.attr in DYNAMIC_ATTRIBUTES):
+            return f"it reaches {node.attr}"
+        if isinstance(node, ast.alias) and node.name.split(".")[0] in DYNAMIC_READS:
+            return f"it imports {node.name}"
+        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in DYNAMIC_READS:
+            return f"it imports from {node.module}"
+    return ""
+
+
 @functools.lru_cache(maxsize=1)
 def _transformer():
     from IPython.core.inputtransformer2 import TransformerManager

@@ -1,8 +1,10 @@
 """Steps 5 and 6: judge what the latest run observed against the reference
 (:func:`autograder.grading.scoring.outcomes` and :func:`~autograder.grading.scoring.score`), once per run.
 
-A full run's verdicts count.  A short run's count only where it ended cleanly and every exercise passed
-or was left as released; otherwise the notebook is run again in full, and the reason is kept."""
+A full run's verdicts count.  A short run's count where it ended cleanly and every exercise passed or was
+left as released, or where its failures stand as they are (the learner's code reads only what it names,
+:func:`autograder.shortrun.failures_need_full_run`); otherwise the notebook is run again in full, and the
+reason is kept."""
 
 from __future__ import annotations
 
@@ -25,13 +27,15 @@ class JudgeObservations(NbGraderPreprocessor):
         run.judged = True
         code_cells = sum(c.cell_type == "code" for c in run.merged.cells)
         if run.mode == "short":
-            run.accepted = not res.error and not res.abandoned and all(e.status in CLEAN for e in run.exercises)
+            clean = all(e.status in CLEAN for e in run.exercises)
+            run.accepted = not res.error and not res.abandoned and (clean or not run.full_on_failure)
             if run.accepted:
                 run.result.run = f"short: {run.skipped} of {code_cells} code cells skipped"
             else:
                 run.result.run = "full, after a short run ({})".format(
                     "the random-number generators did not reach a skipped stretch as in the reference"
-                    if res.abandoned else "an exercise failed or errored in the short run")
+                    if res.abandoned else "it stopped early" if res.error else
+                    f"an exercise failed or errored in the short run, and {run.full_on_failure}")
         else:
             run.accepted = True
             if not run.result.run:
