@@ -270,6 +270,17 @@ def _warm() -> None:
         pass
 
 
+def _no_debugger() -> None:
+    """Grading kernels start without ipykernel's debugger: the grader never sends a debug request,
+    and a kernel with the debugger lists every loaded module (thousands, with torch) and builds the
+    debugger as it starts."""
+    try:
+        import ipykernel.debugger
+    except ImportError:  # no debugger to turn off
+        return
+    ipykernel.debugger._is_debugpy_available = False
+
+
 def serve() -> None:
     os.environ.setdefault("MPLBACKEND", INLINE)
     for name in PRELOAD:
@@ -278,6 +289,7 @@ def serve() -> None:
         except Exception:  # noqa: BLE001 - a missing optional package only costs time later
             pass
     _warm()
+    _no_debugger()
     out = sys.stdout
     out.write(json.dumps({"ready": True, "pid": os.getpid()}) + "\n")
     out.flush()
