@@ -8,7 +8,8 @@ from the worker's zygote into its own mount, IPC, network and PID namespaces (or
 ``AUTOGRADER_ZYGOTE=0``, a bubblewrap sandbox of its own), one cell (``import torch`` and a sum),
 then the kernel killed and its user id cleared.  The zygote's own start (once per worker) is timed
 apart.  ``kernel_start`` is the part of each run before the first cell can run (the grader's phase
-"kernel start": the user id claimed, the kernel forked into its namespaces and answering).
+"kernel start": the user id claimed, the kernel forked into its namespaces and answering), with the
+kernel's own CPU time in it and its time waiting for a CPU (``/proc/PID/task/*/schedstat``).
 Run it from any checkout: it measures the ``autograder`` package it imports.
 """
 
@@ -27,17 +28,21 @@ import nbformat
 
 ROOT = Path(__file__).resolve().parent.parent
 KERNEL_START = "kernel start (sandbox + ipykernel ready)"
+KERNEL_CPU = "kernel start: the kernel's CPU time"
+KERNEL_QUEUED = "kernel start: the kernel waiting for a CPU"
 
 
 class Starts:
-    """A timing recorder (:mod:`autograder.values.timing`) that keeps each kernel start."""
+    """A timing recorder (:mod:`autograder.values.timing`) that keeps each kernel start, and how much of
+    it the kernel spent on a CPU and waiting for one (the rest is the grader's side and the fork)."""
 
     def __init__(self) -> None:
         self.seconds: list[float] = []
+        self.cpu: list[float] = []
+        self.queued: list[float] = []
 
     def add(self, name: str, seconds: float) -> None:
-        if name == KERNEL_START:
-            self.seconds.append(seconds)
+        {KERNEL_START: self.seconds, KERNEL_CPU: self.cpu, KERNEL_QUEUED: self.queued}.get(name, []).append(seconds)
 
     def unit(self, kind, labels):
         import contextlib
@@ -84,8 +89,10 @@ def main() -> None:
     timing.install(starts)
     out["zygote_kernel"] = summary([one_run() for _ in range(args.runs)])
     out["zygote_kernel_start"] = summary(starts.seconds)
+    out["zygote_kernel_start_cpu"] = summary(starts.cpu)
+    out["zygote_kernel_start_waiting_for_cpu"] = summary(starts.queued)
     os.environ["AUTOGRADER_ZYGOTE"] = "0"
-    starts.seconds = []
+    starts.seconds, starts.cpu, starts.queued = [], [], []
     out["sandbox_per_kernel"] = summary([one_run() for _ in range(max(3, args.runs // 4))])
     out["sandbox_per_kernel_start"] = summary(starts.seconds)
     timing.install(None)

@@ -156,6 +156,10 @@ class KernelSession:
             self._release()
             raise
         timing.record("kernel start (sandbox + ipykernel ready)", time.perf_counter() - started)
+        if timing.listening():  # where that time went: the kernel's own CPU, and its wait for a CPU
+            cpu, queued = _scheduled(getattr(getattr(self.client.km, "provisioner", None), "pid", None))
+            timing.record("kernel start: the kernel's CPU time", cpu)
+            timing.record("kernel start: the kernel waiting for a CPU", queued)
         return self
 
     def __exit__(self, *exc) -> bool | None:
@@ -298,6 +302,18 @@ def execute(nb: nbformat.NotebookNode, cwd: os.PathLike, *, env: dict[str, str] 
             result.error = f"execution failed: {type(exc).__name__}: {exc}"[:500]
     result.seconds = time.monotonic() - start
     return result
+
+
+def _scheduled(pid: int | None) -> tuple[float, float]:
+    """Seconds the process ``pid`` (all its threads) has run on a CPU, and waited for one, so far."""
+    cpu = queued = 0
+    for task in Path(f"/proc/{pid}/task").glob("*/schedstat") if pid else ():
+        try:
+            ran, waited, _ = task.read_text().split()
+        except (OSError, ValueError):  # a thread that ended meanwhile
+            continue
+        cpu, queued = cpu + int(ran), queued + int(waited)
+    return cpu / 1e9, queued / 1e9
 
 
 def skip_reason(cell) -> str:

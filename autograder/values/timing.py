@@ -21,6 +21,11 @@ def install(recorder) -> None:
     _RECORDER = recorder
 
 
+def listening() -> bool:
+    """Whether a recorder listens (a measurement that costs something is made only then)."""
+    return _RECORDER is not None
+
+
 def record(name: str, seconds: float) -> None:
     """A phase timed by the caller (one that does not fit a ``with`` block)."""
     if _RECORDER is not None:
