@@ -395,7 +395,9 @@ def demo_course(tmp_path_factory):
         _cell("import torch"),
         _cell("def step(x):\n    ### BEGIN SOLUTION\n    return x + 1\n    ### END SOLUTION", "ex9_1_solution", True),
         _cell("demo = step(torch.zeros(3))\nprint(demo)"),
-        _cell("noise = torch.randn(100)\nprint(noise.mean())"),
+        # the pure demo stands for a training run: it takes long enough for a short run to be worth planning
+        _cell("noise = torch.randn(100)\nprint(noise.mean())\nw = torch.randn(256, 256)\nfor _ in range(1000):\n"
+              "    w = torch.tanh(w @ w / 16)\nprint(float(w.sum()))"),
         _cell("assert torch.equal(step(torch.zeros(2)), torch.ones(2))" + hidden.format(ex="ex9_1", fn="step"), "ex9_1_tests"),
         _cell("def twice(x):\n    ### BEGIN SOLUTION\n    return x * 2\n    ### END SOLUTION", "ex9_2_solution", True),
         _cell("assert torch.equal(twice(torch.ones(2)), 2 * torch.ones(2))" + hidden.format(ex="ex9_2", fn="twice"),
@@ -457,6 +459,9 @@ def copy_of(nb):
     ("def f(x):\n    return globals()['scale'] * x", "globals"),
     ("def f(x):\n    return eval('scale') * x", "eval"),
     ("y = _ + 1", "_"),
+    ("for _ in range(3):\n    pass\n_ = 2\ny = [_ for _ in range(2)]", ""),
+    ("def f(xs):\n    return [x for x, _ in xs]", ""),
+    ("def f():\n    return __", "__"),
     ("y = Out[3]", "Out"),
     ("y = _i3", "_i3"),
     ("import __main__\ny = __main__.scale", "__main__"),

@@ -58,7 +58,8 @@ def seed_compile_cache(work: Path, store: Path | None) -> None:
 
 
 # how runs go and what the short run may skip; a cached reference made under other rules is not reused
-RULES = "4: test cells leave the generators as they found them; quiet imports; a skipped cell runs no learner code"
+RULES = ("5: test cells leave the generators as they found them; quiet imports; a skipped cell runs no learner code; "
+         "a short run skips a tenth of the cell time")
 
 
 def run_reference(data: NotebookData, seed: int, limits: Limits | None = None, sandbox=None,
@@ -102,8 +103,8 @@ def run_reference(data: NotebookData, seed: int, limits: Limits | None = None, s
     observations, failure = _observations(data, res, where)
     if failure:
         return Reference(failure=failure)
-    plan = prove_short(data, armed, res, expressions, lambda nb, fingerprints: run(nb, fingerprints, keep_cache=False)) \
-        if short else None
+    plan = prove_short(data, armed, res, expressions, lambda nb, fingerprints: run(nb, fingerprints, keep_cache=False),
+                       min_share=SHORT_RUN_MIN_SHARE) if short else None
     if cache:
         write_atomic(cache, json.dumps({"observations": observations, "short": plan.to_dict() if plan else None}))
     return Reference(observations=observations, short=plan)
@@ -129,13 +130,20 @@ def _observations(data: NotebookData, res, where: str) -> tuple[dict | None, str
 
 
 NOTHING_TO_SKIP = "every cell is needed by a graded cell or may run the learner's code"
+# what a short run must skip, as a share of the reference's cell time, for grading to plan one: below it,
+# what skipping saves a submission is within the run-to-run spread, while the proof (a second run of the
+# solution) and every full rerun after a failure cost whole runs
+SHORT_RUN_MIN_SHARE = 0.1
 
 
-def prove_short(data: NotebookData, armed, full, expressions: dict[int, str], run) -> ShortPlan:
+def prove_short(data: NotebookData, armed, full, expressions: dict[int, str], run,
+                min_share: float = 0.0) -> ShortPlan:
     """Run the solution short and compare it with its full run (see :mod:`autograder.shortrun`).
 
     ``full`` is the full run (an :class:`~autograder.grading.execute.ExecResult` whose fingerprints were
-    ``expressions``); ``run(nb, fingerprints)`` runs a notebook the same way and returns its result."""
+    ``expressions``); ``run(nb, fingerprints)`` runs a notebook the same way and returns its result.
+    Where the cells the short run would skip took less than ``min_share`` of the full run's cell time,
+    nothing is run and the plan says the notebook is graded in full."""
     code_cells = sum(c.cell_type == "code" for c in armed.cells)
     extra: dict[int, str] = {}
     while True:
@@ -146,6 +154,11 @@ def prove_short(data: NotebookData, armed, full, expressions: dict[int, str], ru
         extra.update(wrote)
     if not skip:
         return ShortPlan(code_cells=code_cells, failure=NOTHING_TO_SKIP)
+    seconds = (round(sum(full.cell_seconds.values()), 2), round(sum(full.cell_seconds.get(i, 0.0) for i in skip), 2))
+    if seconds[1] < min_share * seconds[0]:
+        return ShortPlan(code_cells=code_cells, seconds=seconds,
+                         failure=f"the cells a short run may skip took {seconds[1]:.2f} s of the {seconds[0]:.2f} s its "
+                                 f"cells take, less than {min_share:.0%}: not worth a proof and the full reruns")
     plan = shortrun.plan_from(armed, data.release, skip, full.fingerprints)
     short = run(shortrun.mark(armed, skip, plan, data.release), shortrun.short_fingerprints(armed, expressions))
     where = f"the short run of {data.assignment.name}/{data.name}"
@@ -161,5 +174,5 @@ def prove_short(data: NotebookData, armed, full, expressions: dict[int, str], ru
     mismatch = shortrun.compare(armed, full.fingerprints, short.fingerprints, skip)
     if mismatch:
         return ShortPlan(code_cells=code_cells, failure=mismatch)
-    plan.seconds = (round(sum(full.cell_seconds.values()), 2), round(sum(full.cell_seconds.get(i, 0.0) for i in skip), 2))
+    plan.seconds = seconds
     return plan

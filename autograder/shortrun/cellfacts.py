@@ -235,14 +235,16 @@ def _reaches_shared(tree: ast.AST, facts: "CellFacts") -> None:
 # names through which code reads what it does not name: the notebook's globals, IPython's history and
 # output cache (``_``, ``_i3``, ``Out``), frames and modules by name, files and the environment
 DYNAMIC_READS = frozenset({"globals", "locals", "vars", "dir", "eval", "exec", "compile", "__import__",
-                           "get_ipython", "In", "Out", "_ih", "_oh", "_dh", "_i", "_ii", "_iii", "_", "__", "___",
-                           "__main__", "__builtins__", "builtins", "sys", "inspect", "importlib", "gc",
+                           "get_ipython", "In", "Out", "_ih", "_oh", "_dh", "__main__", "__builtins__", "builtins", "sys", "inspect", "importlib", "gc",
                            "breakpoint", "help", "os", "open", "pathlib", "Path", "shutil", "glob", "tempfile",
                            "pickle", "io", "subprocess"})
 # attributes that read files or the environment (``torch.load``, ``np.loadtxt``, ``p.read_text``)
 DYNAMIC_ATTRIBUTES = frozenset({"load", "loadtxt", "genfromtxt", "fromfile", "read_text", "read_bytes",
                                 "read_csv", "environ", "getenv", "getcwd", "listdir", "scandir"})
-_HISTORY_NAME = re.compile(r"_i?\d+$")
+# IPython's output and input history by name (``_``, ``__``, ``_i``, ``_3``, ``_i3``): a skipped cell leaves out
+# its entries, but these names are also everyday throwaway variables, so only reading one the cell did not
+# bind itself counts
+_HISTORY_NAME = re.compile(r"_{1,3}$|_i{1,3}$|_i?\d+$")
 
 
 def reads_beyond_names(source: str) -> str:
@@ -263,7 +265,7 @@ def reads_beyond_names(source: str) -> str:
     except (SyntaxError, ValueError) as exc:
         return f"it does not parse ({type(exc).__name__})"
     for node in ast.walk(tree):
-        if isinstance(node, ast.Name) and (node.id in DYNAMIC_READS or _HISTORY_NAME.match(node.id)):
+        if isinstance(node, ast.Name) and node.id in DYNAMIC_READS:
             return f"it uses {node.id}"
         if isinstance(node, ast.Attribute) and (node.attr in INTERNALS or node.attr in DYNAMIC_ATTRIBUTES):
             return f"it reaches {node.attr}"
@@ -271,6 +273,10 @@ def reads_beyond_names(source: str) -> str:
             return f"it imports {node.name}"
         if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in DYNAMIC_READS:
             return f"it imports from {node.module}"
+    facts = analyze(source)
+    history = sorted(n for n in facts.reads | facts.late_reads if _HISTORY_NAME.match(n))
+    if history:
+        return f"it reads {history[0]}, which IPython binds to an earlier cell's output or source"
     return ""
 
 
