@@ -265,13 +265,13 @@ def phase_plans(work: Path) -> dict:
 
 
 def render_plans(plans: dict) -> str:
-    lines = ["| notebook | code cells skipped | seconds skipped / all cells (reference's full run) | proven |",
+    lines = ["| notebook | code cells skipped | seconds skipped / all cells (reference's full run) | short run |",
              "|---|---:|---:|---|"]
     for nb, p in plans.items():
         share = f"{p['skipped_seconds']:.1f} / {p['cell_seconds']:.1f}" + (
             f" ({100 * p['skipped_seconds'] / p['cell_seconds']:.0f}%)" if p["cell_seconds"] else "")
         lines.append(f"| {nb} | {p['skipped_cells']} of {p['code_cells']} | {share} | "
-                     f"{'yes' if p['ok'] else 'no: ' + str(p['failure'])[:120]} |")
+                     f"{'proven' if p['ok'] else 'none: ' + str(p['failure'])} |")
     return "\n".join(lines)
 
 

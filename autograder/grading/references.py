@@ -157,8 +157,7 @@ def prove_short(data: NotebookData, armed, full, expressions: dict[int, str], ru
     seconds = (round(sum(full.cell_seconds.values()), 2), round(sum(full.cell_seconds.get(i, 0.0) for i in skip), 2))
     if seconds[1] < min_share * seconds[0]:
         return ShortPlan(code_cells=code_cells, seconds=seconds,
-                         failure=f"the cells a short run may skip took {seconds[1]:.2f} s of the {seconds[0]:.2f} s its "
-                                 f"cells take, less than {min_share:.0%}: not worth a proof and the full reruns")
+                         failure=f"it would skip less than {min_share:.0%} of the cell time, not worth its proof")
     plan = shortrun.plan_from(armed, data.release, skip, full.fingerprints)
     short = run(shortrun.mark(armed, skip, plan, data.release), shortrun.short_fingerprints(armed, expressions))
     where = f"the short run of {data.assignment.name}/{data.name}"
