@@ -51,7 +51,6 @@ class GradingRun:
     merged: nbformat.NotebookNode | None = None  # the notebook to run, in full
     short: nbformat.NotebookNode | None = None  # its short run, where one is planned
     skipped: int = 0  # code cells the short run skips
-    full_on_failure: str = ""  # why a failure in the short run needs the full run ("" : it stands)
     executed: ExecResult | None = None  # the latest run
     mode: str = ""  # what the latest run was: "short" or "full"
     judged: bool = False  # whether the latest run has been judged

@@ -1,6 +1,5 @@
 """Step 4: the short run the reference's proof allows (:func:`autograder.shortrun.short_run`): none with
-``--full``, without hidden tests, or where the proof skips nothing; and whether a failure in it would need
-the full run (:func:`autograder.shortrun.failures_need_full_run`)."""
+``--full``, without hidden tests, or where the proof skips nothing."""
 
 from __future__ import annotations
 
@@ -14,6 +13,4 @@ class PlanShortRun(NbGraderPreprocessor):
         run = resources["grading"]
         if not run.full and run.refs is not None:
             run.short, run.skipped = shortrun.short_run(nb, run.data.release, run.refs.short)
-            if run.short is not None:
-                run.full_on_failure = shortrun.failures_need_full_run(nb, run.data.release)
         return nb, resources
