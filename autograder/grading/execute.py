@@ -157,7 +157,7 @@ class KernelSession:
             raise
         timing.record("kernel start (sandbox + ipykernel ready)", time.perf_counter() - started)
         if timing.listening():  # where that time went: the kernel's own CPU, and its wait for a CPU
-            cpu, queued = _scheduled(getattr(getattr(self.client.km, "provisioner", None), "pid", None))
+            cpu, queued = _scheduled(self.client.kernel_pid)
             timing.record("kernel start: the kernel's CPU time", cpu)
             timing.record("kernel start: the kernel waiting for a CPU", queued)
         return self

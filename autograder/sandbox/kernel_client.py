@@ -144,12 +144,17 @@ def limited_client_class():
             km.session.unpack = guarded_unpack
             return km
 
+        @property
+        def kernel_pid(self) -> int | None:
+            """The kernel's process id, as this machine sees it (None before it starts)."""
+            return getattr(getattr(self.km, "provisioner", None), "pid", None)
+
         def stop_flood(self, amount: int) -> None:
             """Stop the kernel at once: the dead kernel ends the cell."""
             if self.flooded:
                 return
             self.flooded = amount
-            pid = getattr(getattr(self.km, "provisioner", None), "pid", None)
+            pid = self.kernel_pid
             if pid:
                 try:
                     os.kill(pid, signal.SIGKILL)

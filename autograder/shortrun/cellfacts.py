@@ -235,9 +235,9 @@ def _reaches_shared(tree: ast.AST, facts: "CellFacts") -> None:
 # names through which code reads what it does not name: the notebook's globals, IPython's history and
 # output cache (``_``, ``_i3``, ``Out``), frames and modules by name, files and the environment
 DYNAMIC_READS = frozenset({"globals", "locals", "vars", "dir", "eval", "exec", "compile", "__import__",
-                           "get_ipython", "In", "Out", "_ih", "_oh", "_dh", "__main__", "__builtins__", "builtins", "sys", "inspect", "importlib", "gc",
-                           "breakpoint", "help", "os", "open", "pathlib", "Path", "shutil", "glob", "tempfile",
-                           "pickle", "io", "subprocess"})
+                           "get_ipython", "In", "Out", "_ih", "_oh", "_dh", "__main__", "__builtins__", "builtins",
+                           "sys", "inspect", "importlib", "gc", "breakpoint", "help", "os", "open", "pathlib", "Path",
+                           "shutil", "glob", "tempfile", "pickle", "io", "subprocess"})
 # attributes that read files or the environment (``torch.load``, ``np.loadtxt``, ``p.read_text``)
 DYNAMIC_ATTRIBUTES = frozenset({"load", "loadtxt", "genfromtxt", "fromfile", "read_text", "read_bytes",
                                 "read_csv", "environ", "getenv", "getcwd", "listdir", "scandir"})
