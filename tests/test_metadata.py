@@ -9,7 +9,7 @@ import pytest
 from harness import ROOT
 
 from autograder.commands import release
-from autograder.values import course, learner_view, nbfmt
+from autograder.values import course, learner_view, nbfmt, variants
 
 ASSIGNMENTS = course.assignments(ROOT)
 SOLUTIONS = [a.solution(n) for a in ASSIGNMENTS for n in a.notebooks()]
@@ -52,8 +52,9 @@ def test_exercise_cells(path):
         visible = learner_view.visible_source(tests)
         assert "assert" in visible, f"{ex.id}: visible tests must assert something"
     for cell in nb.cells:
-        if course.grade_id(cell) and not course.exercise_of(cell):
-            pytest.fail(f"grade id {course.grade_id(cell)} does not follow exN_M_solution / exN_M_tests")
+        if course.grade_id(cell) and not course.exercise_of(cell) and not variants.is_variant_cell(cell):
+            pytest.fail(f"grade id {course.grade_id(cell)} does not follow exN_M_solution / exN_M_tests / exN_M_variant")
+    assert not variants.problems(nb), variants.problems(nb)
 
 
 @pytest.mark.parametrize("path", SOLUTIONS, ids=[p.stem for p in SOLUTIONS])

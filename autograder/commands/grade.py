@@ -4,7 +4,8 @@
    each notebook's course data once (:class:`~autograder.grading.coursedata.NotebookData`) and keep
    every result the store already holds for the same submission and solution.
 2. **References.** Run each notebook's reference solution on the backend, where the
-   submissions will run.  If one fails, stop before anything is recorded.
+   submissions will run (once per per-student variant that a submission needs).  If one fails, stop
+   before anything is recorded.
 3. **Grade.** The backend (:mod:`autograder.grading.workers` or :mod:`autograder.grading.slurm`) runs the
    jobs; this process alone records each output (:mod:`autograder.adapters.gradebook`,
    :mod:`autograder.grading.store`), and whatever goes wrong while recording one job becomes that
@@ -117,7 +118,7 @@ def discover(root: Path, subs: Path, assignments: list[str], students: list[str]
 def check_references(refs: dict) -> None:
     bad = {k: r.failure for k, r in refs.items() if not r.ok}
     if bad:
-        lines = [f"  {a}/{n}: {why}" for (a, n), why in sorted(bad.items())]
+        lines = [f"  {a}/{n}{f' (variant {t})' if t else ''}: {why}" for (a, n, t), why in sorted(bad.items())]
         raise ReferenceFailed(
             "grade stopped before recording anything: the reference solution did not run where the "
             "submissions would run, so every submission would be judged wrongly.\n" + "\n".join(lines) +
@@ -183,7 +184,7 @@ def run(args) -> int:
     sandbox_on = not args.no_sandbox
     limits = Limits.from_env()
     store = ResultStore(root)
-    data: dict[tuple[str, str], NotebookData] = {}
+    data: dict[tuple[str, str, str], NotebookData] = {}
     jobs, kept, recorded = [], [], []
     in_gradebook = recorded_in_gradebook(db_url)
     held = {id(f): (f, when) for f in todo if (when := unreadable_nbgrader_time(root, f)) is not None}
@@ -193,7 +194,10 @@ def run(args) -> int:
             withdraw(root, db_url, f.assignment.name, f.student, f.notebook)
     todo = [f for f in todo if id(f) not in held]
     for f in todo:
-        d = data[f.assignment.name, f.notebook] = NotebookData.loaded(f.assignment, f.notebook)
+        d = NotebookData.loaded(f.assignment, f.notebook)
+        if d.has_variants:  # graded on the student's own variant, drawn again from the student id
+            d = d.for_student(f.student, seeds_mod.variant_secret(root, f.assignment.name))
+        data[d.key] = d
         inputs = run_inputs(d, f.path, seeds[f.assignment.name], limits)
         job = Job(d, f.student, str(f.path), seeds[f.assignment.name], sandbox_on, inputs_key(inputs),
                   full=getattr(args, "full", False))
@@ -267,7 +271,7 @@ def run(args) -> int:
         print(f"{unchanged} notebook(s) already graded with the same submission, tests, grader, seed and policy: kept")
     if recorded:
         print(f"{len(recorded)} notebook(s) re-recorded for a change of policy or submission time, without running them")
-    needed = [(data[k], seeds[k[0]]) for k in sorted({(j.assignment, j.notebook) for j, *_ in jobs})]
+    needed = [(data[k], seeds[k[0]]) for k in sorted({j.data.key for j, *_ in jobs})]
     start = time.monotonic()
     workers = default_workers() if not args.workers else max(1, int(args.workers))
     progress = Progress(len(jobs))
@@ -289,7 +293,7 @@ def run(args) -> int:
             registering.join()
             check_references(refs)
             for job, *_ in jobs:
-                job.refs = refs[(job.assignment, job.notebook)]
+                job.refs = refs[job.data.key]
             progress.start()
             backend.run([j for j, *_ in jobs], on_output)
             workers = backend.workers

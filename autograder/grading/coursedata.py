@@ -4,17 +4,22 @@ A grading run reads a notebook's solution, builds its pristine release and lists
 the process that plans the run (:meth:`NotebookData.loaded`).  A job sent to a worker process or a Slurm
 task carries a reference to it, never the notebooks: the worker loads the notebook once, the first time
 a job names it, and checks that it is the same solution (:attr:`NotebookData.solution_sha`).
+
+A notebook with per-student variants (:mod:`autograder.values.variants`) has one :class:`NotebookData`
+per variant (:meth:`NotebookData.for_student`): its solution and release rendered for that variant, its
+own :attr:`~NotebookData.solution_sha` (so its own reference and cached results) and its own
+:attr:`~NotebookData.key`.  Everything downstream grades it as it grades any notebook.
 """
 
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import nbformat
 
-from autograder.values import course, learner_view, nbfmt, support
+from autograder.values import course, learner_view, nbfmt, support, variants
 from autograder.values.digest import sha
 from autograder.values.files import stamp as file_stamp
 
@@ -29,6 +34,8 @@ class NotebookData:
     solution_sha: str  # the solution notebook and the support files it lists: what the tests and reference are
     support_files: tuple[str, ...] = ()  # what ships beside the notebook (autograder.values.support), nothing else
     markers: course.Markers = course.Markers()  # the course's solution and hidden-test delimiters
+    variant: dict = field(default_factory=dict)  # the parameters this copy is rendered for ({}: as written)
+    _variants: dict = field(default_factory=dict, repr=False, compare=False)  # rendered copies, by tag
 
     @classmethod
     def load(cls, assignment: course.Assignment, name: str) -> "NotebookData":
@@ -58,7 +65,34 @@ class NotebookData:
 
     def __reduce__(self):
         """Pickled as a reference to the course's notebook, checked by its digest at the other end."""
-        return (_shared, (str(self.root), self.assignment.name, self.name, self.solution_sha))
+        return (_shared, (str(self.root), self.assignment.name, self.name, self.solution_sha, self.variant))
+
+    @property
+    def key(self) -> tuple[str, str, str]:
+        """What names this copy among a run's: the assignment, the notebook and the variant's tag."""
+        return (self.assignment.name, self.name, variants.tag(self.variant))
+
+    @property
+    def has_variants(self) -> bool:
+        return bool(variants.params(self.solution))
+
+    def for_variant(self, values: dict) -> "NotebookData":
+        """This notebook rendered for ``values`` (itself for the default variant), made once per process."""
+        if not values or values == variants.default(self.solution) or values == self.variant:
+            return self
+        t = variants.tag(values)
+        held = self._variants.get(t)
+        if held is None:
+            held = self._variants[t] = replace(
+                self, solution=variants.render(self.solution, values), release=variants.render(self.release, values),
+                solution_sha=sha(f"{self.solution_sha}/variant/{t}"), variant=dict(values), _variants={})
+        return held
+
+    def for_student(self, student: str, secret: bytes) -> "NotebookData":
+        """The copy a student is graded on: their variant, drawn from their id and the assignment's secret."""
+        if not self.has_variants:
+            return self
+        return self.for_variant(variants.draw(self.solution, secret, self.assignment.name, self.name, student))
 
     @property
     def has_hidden_tests(self) -> bool:
@@ -82,9 +116,9 @@ class NotebookData:
 _LOADED: dict[tuple[str, str, str], tuple[object, NotebookData]] = {}
 
 
-def _shared(root: str, assignment: str, name: str, solution_sha: str) -> NotebookData:
+def _shared(root: str, assignment: str, name: str, solution_sha: str, variant: dict | None = None) -> NotebookData:
     """The data a pickled :class:`NotebookData` stands for, in this process: loaded once, and the same solution."""
-    data = NotebookData.loaded(course.Assignment(assignment, Path(root)), name)
+    data = NotebookData.loaded(course.Assignment(assignment, Path(root)), name).for_variant(variant or {})
     if data.solution_sha != solution_sha:
         raise RuntimeError(f"the solution of {assignment}/{name} or a file it lists changed while it was being "
                            "graded: grade again")

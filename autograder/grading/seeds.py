@@ -6,6 +6,9 @@ run.  So each assignment's seed is drawn the first time it is graded and kept in
 ``.autograder/seeds.json`` beside the gradebook (never in a release, a handout pack or feedback);
 ``grade --new-seed`` draws a new one for the assignments it grades, which regrades them, and
 ``grade --seed N`` grades one run with N without keeping it.
+
+Each assignment's secret for per-student variants (:func:`variant_secret`) is kept beside them, in
+``.autograder/variant_seeds.json``, and is never rotated.
 """
 
 from __future__ import annotations
@@ -46,3 +49,28 @@ def term_seeds(root: Path, assignments: list[str], rotate: bool = False) -> dict
         seeds.update(fresh)
         write_atomic(_path(root), json.dumps(seeds, indent=1, sort_keys=True))
     return {a: seeds[a] for a in assignments}
+
+
+def _variant_path(root: Path) -> Path:
+    return Path(root) / ".autograder" / "variant_seeds.json"
+
+
+def variant_secret(root: Path, assignment: str) -> bytes:
+    """The assignment's secret for per-student variants (:mod:`autograder.values.variants`), drawn the first
+    time anything needs it and kept beside the hidden-test seeds.  Apart from them on purpose: a variant is
+    fixed once a student holds it, so ``grade --new-seed`` never changes it, and nothing else rotates it."""
+    path = _variant_path(root)
+    try:
+        found = json.loads(path.read_text())
+    except FileNotFoundError:
+        found = {}
+    except (OSError, ValueError) as exc:
+        from autograder.values.errors import UserError
+
+        raise UserError(f"{path} does not read ({exc}): restore it from a backup (the students' variants are "
+                        "drawn from it, and new secrets would change every one)") from None
+    found = found if isinstance(found, dict) else {}
+    if not isinstance(found.get(assignment), str):
+        found[assignment] = random.SystemRandom().getrandbits(256).to_bytes(32, "big").hex()
+        write_atomic(path, json.dumps(found, indent=1, sort_keys=True)).chmod(0o600)  # the instructor's alone
+    return bytes.fromhex(found[assignment])

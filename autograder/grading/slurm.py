@@ -136,7 +136,7 @@ class SlurmBackend:
         pass
 
     def references(self, notebooks: list, sandbox: bool, short: bool = True) -> dict:
-        return {(d.assignment.name, d.name): reference_job(d, seed, sandbox, short) for d, seed in notebooks}
+        return {d.key: reference_job(d, seed, sandbox, short) for d, seed in notebooks}
 
     def run(self, jobs: list, on_output) -> None:
         if jobs:

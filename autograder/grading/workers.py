@@ -71,10 +71,10 @@ class LocalBackend:
             self.pool = None
 
     def references(self, notebooks: list, sandbox: bool, short: bool = True) -> dict:
-        """Each (notebook data, seed)'s :class:`~autograder.values.records.Reference`, by (assignment, notebook)."""
+        """Each (notebook data, seed)'s :class:`~autograder.values.records.Reference`, by the data's ``key``."""
         if self.pool is None:
-            return {(d.assignment.name, d.name): reference_job(d, seed, sandbox, short) for d, seed in notebooks}
-        futures = {(d.assignment.name, d.name): (d, self.pool.submit(reference_job, d, seed, sandbox, short))
+            return {d.key: reference_job(d, seed, sandbox, short) for d, seed in notebooks}
+        futures = {d.key: (d, self.pool.submit(reference_job, d, seed, sandbox, short))
                    for d, seed in notebooks}
         out = {}
         for k, (d, fut) in futures.items():

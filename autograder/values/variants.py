@@ -1,0 +1,172 @@
+"""Per-student variants: an exercise's parameters drawn from the student's id and the assignment's secret.
+
+Every student of a class would otherwise get the same numbers, and one shared answer would serve them
+all.  A *variant cell* is a locked nbgrader cell (grade id ``exN_M_variant``) whose source binds each
+parameter once, at the top level, to a literal, and whose metadata lists each parameter's choices::
+
+    # cell.metadata.autograder
+    {"variant": {"N_BINS": [4, 5, 6, 8], "P": [1, 2]}}
+    # cell.source
+    N_BINS = 4  # your variant: the grader uses the same numbers
+    P = 1
+
+The source as the instructor wrote it is the *default variant* (the first choice of each parameter):
+what ``notebooks/``, a self-study learner and a pack made for nobody in particular hold.  A student's
+variant is drawn by :func:`draw` from a keyed hash of the assignment, the notebook, the parameter and
+the student id, so it is the same every time it is drawn (a refetch changes nothing) and two students
+mostly differ; :func:`render` writes it into a notebook, replacing the literals and nothing else.
+Visible and hidden tests read the parameters by name from the kernel, so the same tests judge every
+variant, and the grader grades each submission against the reference run on that student's variant
+(:meth:`autograder.grading.coursedata.NotebookData.for_student`).  The grader never takes a variant
+from a submitted notebook: it draws it again from the student id, and restores the cell.
+
+This module is pure (no files, no secrets kept): the secret is the caller's
+(:func:`autograder.grading.seeds.variant_secret`).
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import hashlib
+import hmac
+import json
+import re
+
+import nbformat
+
+META = "variant"  # the key under cell.metadata.autograder
+VARIANT_ID_RE = re.compile(r"^(ex\d+_\d+)_variant$")
+
+
+def spec(cell) -> dict[str, list]:
+    """A cell's parameters and their choices ({} for any other cell, or a malformed declaration)."""
+    meta = cell.get("metadata") if isinstance(cell, dict) else None
+    auto = meta.get("autograder") if isinstance(meta, dict) else None
+    found = auto.get(META) if isinstance(auto, dict) else None
+    if not isinstance(found, dict):
+        return {}
+    return {str(k): list(v) for k, v in found.items() if isinstance(v, list) and v}
+
+
+def is_variant_cell(cell) -> bool:
+    return bool(spec(cell))
+
+
+def params(nb) -> dict[str, list]:
+    """Every parameter of a notebook with its choices, in cell order."""
+    out: dict[str, list] = {}
+    for cell in nb.cells:
+        out.update(spec(cell))
+    return out
+
+
+def default(nb) -> dict[str, object]:
+    """The default variant: each parameter's first choice."""
+    return {k: v[0] for k, v in params(nb).items()}
+
+
+def _index(secret: bytes, *parts: str) -> int:
+    digest = hmac.new(secret, "/".join(parts).encode(), hashlib.sha256).digest()
+    return int.from_bytes(digest[:8], "little")
+
+
+def draw(nb, secret: bytes, assignment: str, notebook: str, student: str) -> dict[str, object]:
+    """``student``'s variant of ``nb``: each parameter's choice from a keyed hash, one per parameter (so
+    the variants of a class spread over every combination)."""
+    return {k: choices[_index(secret, assignment, notebook, k, student) % len(choices)]
+            for k, choices in params(nb).items()}
+
+
+def tag(values: dict) -> str:
+    """A short name for a variant ('' for none), for cache keys and file names."""
+    if not values:
+        return ""
+    return hashlib.sha256(json.dumps(values, sort_keys=True).encode()).hexdigest()[:12]
+
+
+def bindings(source: str) -> dict[str, ast.expr]:
+    """The top-level ``NAME = literal`` bindings of a variant cell's source, by name (the expression node)."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return {}
+    return {node.targets[0].id: node.value for node in tree.body
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)}
+
+
+def values_in(cell) -> dict[str, object]:
+    """The values a variant cell's source binds its parameters to (unreadable ones are left out)."""
+    out = {}
+    for name, node in bindings(cell.get("source", "")).items():
+        if name in spec(cell):
+            try:
+                out[name] = ast.literal_eval(node)
+            except ValueError:
+                continue
+    return out
+
+
+def _render_source(source: str, values: dict) -> str:
+    lines = source.splitlines(keepends=True)
+    offsets = [0]
+    for line in lines:
+        offsets.append(offsets[-1] + len(line.encode("utf-8")))
+    raw = source.encode("utf-8")
+    spans = []
+    for name, node in bindings(source).items():
+        if name in values:
+            start = offsets[node.lineno - 1] + node.col_offset
+            end = offsets[node.end_lineno - 1] + node.end_col_offset
+            spans.append((start, end, repr(values[name]).encode("utf-8")))
+    for start, end, text in sorted(spans, reverse=True):
+        raw = raw[:start] + text + raw[end:]
+    return raw.decode("utf-8")
+
+
+def render(nb: nbformat.NotebookNode, values: dict) -> nbformat.NotebookNode:
+    """A copy of ``nb`` with each variant cell's parameters bound to ``values`` (other cells untouched;
+    a cell nbgrader has checksummed gets the checksum of its new source, so nbgrader's *Validate*
+    takes it as the locked cell it is)."""
+    out = nbformat.from_dict(copy.deepcopy(nb))
+    if not values:
+        return out
+    for cell in out.cells:
+        mine = {k: v for k, v in values.items() if k in spec(cell)}
+        if not mine:
+            continue
+        cell.source = _render_source(cell.source, mine)
+        grading = cell.get("metadata", {}).get("nbgrader")
+        if isinstance(grading, dict) and "checksum" in grading:
+            from nbgrader.utils import compute_checksum
+
+            grading["checksum"] = compute_checksum(cell)
+    return out
+
+
+def problems(nb) -> list[str]:
+    """What is wrong with a notebook's variant cells, in words ([] when nothing is)."""
+    found = []
+    seen: set[str] = set()
+    for cell in nb.cells:
+        declared = spec(cell)
+        if not declared:
+            continue
+        gid = ((cell.get("metadata") or {}).get("nbgrader") or {}).get("grade_id", "")
+        if not VARIANT_ID_RE.match(str(gid)):
+            found.append(f"variant cell {gid or '(no grade id)'}: its grade id must be exN_M_variant")
+        grading = (cell.get("metadata") or {}).get("nbgrader") or {}
+        if not grading.get("locked") or grading.get("solution") or grading.get("grade"):
+            found.append(f"{gid}: a variant cell must be locked, and neither an answer nor a test")
+        bound = values_in(cell)
+        for name, choices in declared.items():
+            if name in seen:
+                found.append(f"{gid}: parameter {name} is declared twice in the notebook")
+            seen.add(name)
+            if name not in bound:
+                found.append(f"{gid}: {name} is not bound to a literal at the top level of the cell")
+            elif bound[name] != choices[0]:
+                found.append(f"{gid}: {name} = {bound[name]!r} in the source, but its first choice is {choices[0]!r}")
+            if len({json.dumps(c, sort_keys=True) for c in choices}) != len(choices):
+                found.append(f"{gid}: {name} lists a choice twice")
+    return found
