@@ -69,3 +69,9 @@ c.Autograde.autograde_preprocessors = autograde_steps()
 from autograder.adapters.hiddentests import sanitize_steps  # noqa: E402
 
 c.Autograde.sanitize_preprocessors = sanitize_steps()
+
+# Per-student variants (autograder.values.variants) through nbgrader's exchange: `nbgrader release_assignment`
+# writes each student's copy beside the release, and `nbgrader fetch_assignment` hands each student their own.
+# Learners need the fetch setting in their own nbgrader_config.py too (the class server writes it for them).
+c.ExchangeFactory.release_assignment = "autograder.adapters.exchange.VariantRelease"
+c.ExchangeFactory.fetch_assignment = "autograder.adapters.exchange.VariantFetch"

@@ -31,7 +31,11 @@ def build_parser() -> argparse.ArgumentParser:
                                    "autograder, install files and a README. It holds no solution and no hidden "
                                    "test: the pack is scanned for every line of them before it is kept.")
     s.add_argument("assignments", nargs="*", help="assignment names (default: all)")
-    s.add_argument("--to", required=True, help="a folder (new or empty) or a .zip file")
+    s.add_argument("--to", required=True, help="a folder (new or empty) or a .zip file; with --roster, a folder")
+    s.add_argument("--student", help="the student this pack is for: notebooks with per-student variants get theirs")
+    s.add_argument("--roster", help="a roster CSV (as for collect): one pack per student, STUDENT.zip in --to")
+    s.add_argument("--default-variant", action="store_true",
+                   help="a self-study pack of notebooks with per-student variants: each as written, for nobody in particular")
 
     s = sub.add_parser("collect", help="fill submitted/ from an LMS bulk download (Canvas, Moodle, Blackboard)",
                        description="Collect the notebooks of an LMS bulk download (.zip) into submitted/STUDENT/"

@@ -7,6 +7,10 @@ the install files, an ``nbgrader_config.py`` whose source folder is ``.release``
 README.  It holds no ``solutions/``, no hidden test, no solution region and no reference
 data: every notebook in it is nbgrader's own release (``generate_assignment``), and
 :func:`leaks` scans a pack for any line of a solution region or hidden-test block.
+
+Where notebooks have per-student variants (:mod:`autograder.values.variants`) a pack is one student's
+(``--student``, or ``--roster`` for one ``STUDENT.zip`` each): its notebooks and their pristine copies hold
+that student's variant, the one ``grade`` draws again from the student id.
 """
 
 from __future__ import annotations
@@ -18,8 +22,10 @@ from pathlib import Path
 
 from autograder import PACKAGE_DIR
 from autograder.adapters import generate
+from autograder.adapters import roster as roster_mod
+from autograder.adapters.exchange import VARIANTS, write_variants
 from autograder.commands import release
-from autograder.values import course, learner_view, support
+from autograder.values import course, learner_view, support, variants
 from autograder.values.errors import UserError
 
 PRISTINE = ".release"
@@ -94,14 +100,32 @@ course's site. Do not rename it.
 """
 
 
-def write_pack(names: list[str] | None, to: Path, root: Path | None = None) -> Path:
-    """Write the student pack for ``names`` (all assignments by default) to the folder or ``.zip`` ``to``."""
+def variant_notebooks(names: list[str], root: Path) -> list[str]:
+    """The notebooks among the assignments ``names`` that have per-student variants (``ASSIGNMENT/NOTEBOOK``)."""
+    found = []
+    for name in names:
+        a = course.Assignment(name, root)
+        found += [f"{name}/{nb}" for nb in a.notebooks() if variants.params(course.read(a.solution(nb)))]
+    return found
+
+
+def write_pack(names: list[str] | None, to: Path, root: Path | None = None, student: str | None = None,
+               default_variant: bool = False) -> Path:
+    """Write the student pack for ``names`` (all assignments by default) to the folder or ``.zip`` ``to``:
+    ``student``'s pack, where notebooks have per-student variants.  A pack for nobody in particular of
+    such notebooks is written only with ``default_variant`` (self-study): handed to a class, it would have
+    every student answer another variant than the one they are graded on."""
     root = root or course.find_root()
     names = course.assignment_names(root, names)
+    if student is None and not default_variant:
+        having = variant_notebooks(names, root)
+        if having:
+            raise UserError(f"{', '.join(having)} give each student their own variant: write one pack per student "
+                            "(--student ID, or --roster FILE), or --default-variant for a self-study pack")
     to = Path(to)
     if to.suffix == ".zip":
         with tempfile.TemporaryDirectory() as tmp:
-            folder = _fill(Path(tmp) / "pack", names, root)
+            folder = _fill(Path(tmp) / "pack", names, root, student)
             to.parent.mkdir(parents=True, exist_ok=True)
             with zipfile.ZipFile(to, "w", zipfile.ZIP_DEFLATED) as z:
                 for p in sorted(folder.rglob("*")):
@@ -110,16 +134,21 @@ def write_pack(names: list[str] | None, to: Path, root: Path | None = None) -> P
         return to
     if to.exists() and (not to.is_dir() or any(to.iterdir())):
         raise UserError(f"{to} exists and is not an empty folder: name a new folder (or a .zip) with --to")
-    return _fill(to, names, root)
+    return _fill(to, names, root, student)
 
 
-def _fill(dest: Path, names: list[str], root: Path) -> Path:
+def _fill(dest: Path, names: list[str], root: Path, student: str | None = None) -> Path:
     dest.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         # nbgrader's own generate_assignment, fresh from solutions/: never a copy a learner may have edited
         generate.generate(names, root, Path(tmp), db_url=course.sqlite_url(Path(tmp) / "gradebook.db"))
         for name in names:
             src = Path(tmp) / name
+            if student is not None:  # the student's own variant, in the notebook and in its pristine copy
+                write_variants(src, root, name, [student])
+                for mine in (src / VARIANTS / student).glob("*.ipynb"):
+                    shutil.copyfile(mine, src / mine.name)
+                shutil.rmtree(src / VARIANTS, ignore_errors=True)
             shutil.copytree(src, dest / "notebooks" / name, ignore=shutil.ignore_patterns("__pycache__"))
             shutil.copytree(src, dest / PRISTINE / name, ignore=shutil.ignore_patterns("__pycache__"))
             # what this release wrote, so that `autograder release` in the pack keeps a learner's edits aside
@@ -130,6 +159,9 @@ def _fill(dest: Path, names: list[str], root: Path) -> Path:
             shutil.copy(root / f, dest / f)
     (dest / "nbgrader_config.py").write_text(CONFIG)
     listing = "\n".join(f"- `notebooks/{n}/`" for n in names)
+    if student is not None:
+        listing += (f"\n\nThis pack is {student}'s. Where an exercise says *your variant*, its numbers were "
+                    "drawn for you: answer with the names it gives, never with a classmate's numbers.")
     (dest / "README.md").write_text(README.format(listing=listing))
     return dest
 
@@ -188,13 +220,35 @@ def leaks(pack: Path, root: Path) -> list[str]:
 
 
 def run(args) -> int:
-    to = write_pack(args.assignments or None, Path(args.to))
-    problems = leaks(to, course.find_root())
+    root = course.find_root()
+    if getattr(args, "roster", None):
+        if getattr(args, "student", None):
+            raise UserError("give --student or --roster, not both")
+        folder = Path(args.to)
+        if folder.suffix == ".zip" or (folder.exists() and not folder.is_dir()):
+            raise UserError(f"with --roster, --to names a folder: one STUDENT.zip per student goes in it ({folder} is not)")
+        students = roster_mod.read(args.roster).students
+        for student in students:
+            pack = folder / f"{student}.zip"
+            if pack.exists():
+                print(f"kept {pack} (already written; move it away to write it again)")
+                continue
+            _kept(write_pack(args.assignments or None, pack, root, student), root)
+        print(f"wrote the student packs of {len(students)} student(s) in {folder}")
+        return 0
+    to = _kept(write_pack(args.assignments or None, Path(args.to), root, getattr(args, "student", None),
+                          getattr(args, "default_variant", False)), root)
+    print(f"wrote the student pack {to}")
+    return 0
+
+
+def _kept(to: Path, root: Path) -> Path:
+    """``to``, scanned for solution and hidden-test lines; removed, and the command stopped, where it holds any."""
+    problems = leaks(to, root)
     if problems:
         if to.is_dir():
             shutil.rmtree(to)
         else:
             to.unlink()
         raise SystemExit("the pack holds solution or hidden-test lines (not handed out):\n" + "\n".join(problems))
-    print(f"wrote the student pack {to}")
-    return 0
+    return to

@@ -95,7 +95,10 @@ def _make_private(root: Path) -> None:
 def _jupyter_configs(where: ClassDir, d: ClassDescription) -> None:
     nbgrader = (f"c = get_config()  # noqa: F821 - the class's nbgrader settings (autograder hub)\n"
                 f"c.CourseDirectory.course_id = {d.course_id!r}\n"
-                f"c.Exchange.root = {str(where.exchange)!r}\n")
+                f"c.Exchange.root = {str(where.exchange)!r}\n"
+                "# per-student variants: drawn at release, each learner fetches their own (autograder.adapters.exchange)\n"
+                "c.ExchangeFactory.release_assignment = 'autograder.adapters.exchange.VariantRelease'\n"
+                "c.ExchangeFactory.fetch_assignment = 'autograder.adapters.exchange.VariantFetch'\n")
     learner_ext = {"nbgrader.server_extensions.formgrader": False,
                    "nbgrader.server_extensions.assignment_list": True,
                    "nbgrader.server_extensions.course_list": True,

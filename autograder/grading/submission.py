@@ -17,7 +17,7 @@ from pathlib import Path
 import nbformat
 
 from autograder import probe
-from autograder.values import course, outputs
+from autograder.values import course, outputs, variants
 from autograder.values.digest import sha
 
 MAX_SUPPORT_FILE = 50 * 1024 * 1024
@@ -145,7 +145,12 @@ def merge(student: nbformat.NotebookNode | None, release: nbformat.NotebookNode,
                 answer.outputs = []
             out.append(answer)
         else:
-            if cell.get("source", "") not in (ref.source, getattr(sol_by_id.get(gid), "source", None)):
+            if variants.is_variant_cell(ref):
+                if variants.values_in(cell) != variants.values_in(ref):
+                    mine = ", ".join(f"{k} = {v!r}" for k, v in variants.values_in(ref).items())
+                    tamper.append(f"variant cell {gid} holds another variant than this student's (graded with "
+                                  f"the student's own: {mine})")
+            elif cell.get("source", "") not in (ref.source, getattr(sol_by_id.get(gid), "source", None)):
                 tamper.append(f"test cell {gid} was edited (the original tests were run)")
             out.append(trusted(gid))
         emitted.add(gid)

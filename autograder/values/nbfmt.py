@@ -25,7 +25,10 @@ def normalize(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
         nb.metadata["autograder"] = {"support_files": own["support_files"]}
     seen: set[str] = set()
     for i, cell in enumerate(nb.cells):
+        own_cell = cell.metadata.get("autograder") if isinstance(cell.metadata.get("autograder"), dict) else {}
         cell.metadata = nbformat.from_dict({k: cell.metadata[k] for k in KEEP_CELL_METADATA if k in cell.metadata})
+        if "variant" in own_cell:  # a variant cell's parameters (autograder.values.variants)
+            cell.metadata["autograder"] = {"variant": own_cell["variant"]}
         if cell.cell_type == "code":
             cell.outputs = []
             cell.execution_count = None

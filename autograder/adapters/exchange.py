@@ -1,0 +1,118 @@
+"""Per-student variants through nbgrader's exchange: fixed at release, handed over when each student fetches.
+
+nbgrader's exchange releases one copy of an assignment for the whole class, and the fetch runs as the
+student, who must never hold the course's secret.  So the instructor's side draws the variants, and the
+student's side only picks its own:
+
+* :class:`VariantRelease` is nbgrader's ``ExchangeReleaseAssignment`` that, after releasing, writes each
+  student's copy of every notebook with variant cells (:mod:`autograder.values.variants`) under
+  ``outbound/ASSIGNMENT/.variants/STUDENT/``, for every student of the gradebook.  The folder is written
+  even when no student is known yet, so that a fetch never falls back to the default variant silently.
+* :class:`VariantFetch` is nbgrader's ``ExchangeFetchAssignment`` that copies the release without that
+  folder, then puts the student's own copy in place of each notebook it fetched just now (a notebook the
+  student already holds is never touched, as nbgrader's own fetch of missing files does).  A student the
+  release has no copy for gets one line saying so, and nothing is fetched.
+
+Both are set in ``nbgrader_config.py`` (``c.ExchangeFactory``) and, for a class server, in every learner's
+configuration.  The copies are drawn again from the student id by ``grade``; a notebook that holds
+another student's variant is graded on the student's own, and the result says so.  Every student of the
+exchange can read the ``.variants`` folder, as they can read the release itself: a variant is not a
+secret, only its owner's.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import nbformat
+from nbgrader.exchange.default.fetch_assignment import ExchangeFetchAssignment
+from nbgrader.exchange.default.release_assignment import ExchangeReleaseAssignment
+from nbgrader.utils import get_username
+
+from autograder.values import variants
+
+VARIANTS = ".variants"
+
+
+def _students(db_url: str) -> list[str]:
+    from nbgrader.api import Gradebook
+
+    with Gradebook(db_url) as gb:
+        return sorted(s.id for s in gb.students)
+
+
+def write_variants(release_dir: Path, root: Path, assignment: str, students: list[str]) -> int:
+    """Each student's copy of each notebook of ``release_dir`` that has variant cells, under ``.variants/``;
+    how many notebooks have them (0: nothing written)."""
+    from autograder.grading.seeds import variant_secret
+
+    notebooks = []
+    for path in sorted(release_dir.glob("*.ipynb")):
+        nb = nbformat.read(path, as_version=4)
+        if variants.params(nb):
+            notebooks.append((path, nb))
+    if not notebooks:
+        return 0
+    secret = variant_secret(root, assignment)
+    base = release_dir / VARIANTS
+    base.mkdir(exist_ok=True)
+    for student in students:
+        if not student or "/" in student or student.startswith("."):
+            continue  # not a name a folder can carry; nbgrader's exchange refuses such an id too
+        (base / student).mkdir(exist_ok=True)
+        for path, nb in notebooks:
+            mine = variants.render(nb, variants.draw(nb, secret, assignment, path.stem, student))
+            nbformat.write(mine, base / student / path.name)
+    return len(notebooks)
+
+
+class VariantRelease(ExchangeReleaseAssignment):
+    """nbgrader's release to the exchange, with each student's variants beside it (see the module)."""
+
+    def copy_files(self):
+        super().copy_files()
+        from autograder.values import course
+
+        root = Path(self.coursedir.root)
+        students = _students(course.gradebook_url(root))
+        made = write_variants(Path(self.dest_path), root, self.coursedir.assignment_id, students)
+        if made:
+            self.set_perms(self.dest_path, fileperms=0o644, dirperms=0o755)
+            self.log.info("Per-student variants of %d notebook(s) for %d student(s) of the gradebook", made, len(students))
+            if not students:
+                self.log.warning("No student is in the gradebook: nobody can fetch %s until you add the roster "
+                                 "and release again with --force", self.coursedir.assignment_id)
+
+
+class VariantFetch(ExchangeFetchAssignment):
+    """nbgrader's fetch, which gives the student their own variant (see the module)."""
+
+    def student(self) -> str:
+        """Who fetches: the student id given to nbgrader, else the hub's user name, else the account's
+        (nbgrader's own rule for submissions, which takes the hub's name only for a shared account)."""
+        sid = self.coursedir.student_id
+        return sid if sid and sid != "*" else os.environ.get("JUPYTERHUB_USER") or get_username()
+
+    def copy_files(self):
+        mine = Path(self.src_path) / VARIANTS
+        if mine.is_dir():
+            who = self.student()
+            if not (mine / who).is_dir():
+                self.fail(f"No copy of {self.coursedir.assignment_id} was released for {who}: ask your instructor "
+                          "to add you to the course's roster and release it again.")
+        before = {p for p in Path(self.dest_path).rglob("*")} if os.path.isdir(self.dest_path) else set()
+        super().copy_files()
+        if mine.is_dir():
+            for src in sorted((mine / self.student()).glob("*.ipynb")):
+                dest = Path(self.dest_path) / src.name
+                if dest not in before:  # fetched just now: the student's own copy takes its place
+                    shutil.copyfile(src, dest)
+
+    def do_copy(self, src, dest):
+        ignore = shutil.ignore_patterns(*self.coursedir.ignore, VARIANTS)
+        if os.path.isdir(self.dest_path):
+            self.copy_if_missing(src, dest, ignore=ignore)
+        else:
+            shutil.copytree(src, dest, ignore=ignore)

@@ -1,0 +1,206 @@
+"""Per-student variants, end to end with real nbgrader: drawn from the student id and the assignment's
+secret, handed out through nbgrader's exchange (fixed at fetch, the same on a refetch) and in a per-student
+pack, checked by the learner's own ``check``, and graded against the reference run on each student's
+own variant, so that an answer copied from a classmate with another variant fails.
+
+The fixture's exercise 0.1 becomes "add your variant's STEP": a variant cell binds ``STEP`` to one of
+four choices, and the visible and hidden tests read it by name.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import nbformat
+import pytest
+from support import COURSE_ID, LIMITS, bare_fixture_course, nbgrader, release, set_answers, tool_env
+
+from autograder.grading import seeds
+from autograder.values import variants
+
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("variants")]
+
+A = "00_fixture"
+CHOICES = [1, 2, 3, 5]
+RIGHT = {"ex0_1_solution": "def add_one(x):\n    return x + STEP\n", "ex0_2_solution": "def double(x):\n    return x * 2\n"}
+SECRET = bytes(range(32))
+
+
+def copied(step: int) -> dict:
+    """What a classmate whose variant has ``step`` hands over: their numbers written in."""
+    return {**RIGHT, "ex0_1_solution": f"def add_one(x):\n    return x + {step}\n"}
+
+
+def variant_course(dest: Path) -> Path:
+    """The fixture course with a variant cell in exercise 0.1, its secret fixed, released."""
+    course = bare_fixture_course(dest)
+    path = course / "solutions" / A / f"{A}.ipynb"
+    nb = nbformat.read(path, as_version=4)
+    at = next(i for i, c in enumerate(nb.cells) if c.metadata.get("nbgrader", {}).get("grade_id") == "ex0_1_solution")
+    cell = nbformat.v4.new_code_cell("# Your variant: the grader uses this same number for you.\nSTEP = 1\n")
+    cell.metadata = {"nbgrader": {"grade": False, "solution": False, "locked": True, "grade_id": "ex0_1_variant",
+                                  "schema_version": 3}, "autograder": {"variant": {"STEP": CHOICES}}}
+    nb.cells.insert(at, cell)
+    answer, tests = nb.cells[at + 1], nb.cells[at + 2]
+    answer.source = answer.source.replace("return x + 1", "return x + STEP")
+    tests.source = tests.source.replace("assert torch.equal(add_one(torch.zeros(2)), torch.ones(2)), \"add_one(0) must be 1\"",
+                                        "assert torch.equal(add_one(torch.zeros(2)), torch.full((2,), float(STEP))), "
+                                        "\"add_one(0) must be STEP\"")
+    assert "STEP" in tests.source and "STEP" in answer.source
+    assert not variants.problems(nb)
+    nbformat.write(nb, path)
+    (course / ".autograder").mkdir(exist_ok=True)
+    (course / ".autograder" / "variant_seeds.json").write_text(json.dumps({A: SECRET.hex()}))
+    return release(course)
+
+
+def step_of(student: str, course: Path) -> int:
+    nb = nbformat.read(course / "solutions" / A / f"{A}.ipynb", as_version=4)
+    return variants.draw(nb, seeds.variant_secret(course, A), A, A, student)["STEP"]
+
+
+def two_students(course: Path) -> tuple[str, str]:
+    """Two students whose variants differ, and not the default one for the second."""
+    names = [f"student{i}" for i in range(40)]
+    first = next(n for n in names if step_of(n, course) == CHOICES[0])
+    second = next(n for n in names if step_of(n, course) != CHOICES[0])
+    return first, second
+
+
+def held_step(nb_path: Path) -> int:
+    nb = nbformat.read(nb_path, as_version=4)
+    return next(variants.values_in(c)["STEP"] for c in nb.cells if variants.is_variant_cell(c))
+
+
+def autograder(course: Path, *args: str, ok: bool = True):
+    env = tool_env()
+    env.update(LIMITS)
+    out = subprocess.run([sys.executable, "-m", "autograder", *args], cwd=course, env=env, capture_output=True,
+                         text=True, timeout=900)
+    assert (out.returncode == 0) == ok, out.stdout[-3000:] + out.stderr[-3000:]
+    assert "Traceback" not in out.stderr, out.stderr[-3000:]
+    return out
+
+
+def test_a_variant_is_the_students_own_and_spreads_over_a_class(tmp_path):
+    course = variant_course(tmp_path / "course")
+    nb = nbformat.read(course / "solutions" / A / f"{A}.ipynb", as_version=4)
+    secret = seeds.variant_secret(course, A)
+    class_ = [variants.draw(nb, secret, A, A, f"s{i:03d}")["STEP"] for i in range(60)]
+    assert set(class_) == set(CHOICES)  # every choice in use
+    assert max(class_.count(c) for c in CHOICES) < 30  # and none for half the class
+    assert all(variants.draw(nb, secret, A, A, f"s{i:03d}")["STEP"] == class_[i] for i in range(60))  # the same again
+    other = [variants.draw(nb, bytes(32), A, A, f"s{i:03d}")["STEP"] for i in range(60)]
+    assert other != class_  # another secret, other variants
+    # a rendered notebook differs only in the bound literal, and nbgrader's checksum follows it
+    released = nbformat.read(course / "notebooks" / A / f"{A}.ipynb", as_version=4)
+    mine = variants.render(released, {"STEP": 5})
+    changed = [(a.source, b.source) for a, b in zip(released.cells, mine.cells) if a.source != b.source]
+    assert changed == [(released.cells[3].source, released.cells[3].source.replace("STEP = 1", "STEP = 5"))]
+    from nbgrader.utils import compute_checksum
+
+    assert mine.cells[3].metadata.nbgrader.checksum == compute_checksum(mine.cells[3])
+    # a secret drawn by the grader is the instructor's alone
+    seeds.variant_secret(course, "another")
+    assert (course / ".autograder" / "variant_seeds.json").stat().st_mode & 0o077 == 0
+    assert json.loads((course / ".autograder" / "variant_seeds.json").read_text())[A] == SECRET.hex()
+
+
+def test_exchange_fetch_pack_check_and_grade(tmp_path):
+    course = variant_course(tmp_path / "course")
+    first, second = two_students(course)
+    assert step_of(first, course) != step_of(second, course)
+    for who in (first, second):
+        assert nbgrader("db", "student", "add", who, cwd=course).returncode == 0
+    exchange = tmp_path / "exchange"
+    exchange.mkdir(mode=0o777)
+    ex = f"--Exchange.root={exchange}"
+    fetch = "--ExchangeFactory.fetch_assignment=autograder.adapters.exchange.VariantFetch"
+    out = nbgrader("release_assignment", A, ex, cwd=course)
+    assert out.returncode == 0, out.stdout + out.stderr
+
+    def fetched(who: str):
+        home = tmp_path / "home" / who
+        (home / "work").mkdir(parents=True, exist_ok=True)
+        return home, nbgrader("fetch_assignment", A, "--course", COURSE_ID, ex, fetch, cwd=home / "work", user=who,
+                              home=home)
+
+    work = {}
+    for who in (first, second):
+        home, out = fetched(who)
+        assert out.returncode == 0, out.stdout + out.stderr
+        nb_path = home / "work" / A / f"{A}.ipynb"
+        assert held_step(nb_path) == step_of(who, course), who
+        assert not (home / "work" / A / ".variants").exists()  # nobody else's copies come along
+        work[who] = (home, nb_path)
+    # a refetch changes nothing: the same variant from scratch, and a notebook the student holds is kept
+    home, nb_path = work[second]
+    set_answers(nb_path, RIGHT)
+    kept = nb_path.read_bytes()
+    shutil.move(str(nb_path.parent), str(home / "elsewhere"))
+    _, out = fetched(second)
+    assert out.returncode == 0 and held_step(nb_path) == step_of(second, course)
+    nb_path.write_bytes(kept)
+    out = nbgrader("fetch_assignment", A, "--course", COURSE_ID, ex, fetch, "--replace", cwd=home / "work",
+                   user=second, home=home)
+    assert out.returncode == 0 and nb_path.read_bytes() == kept, out.stdout + out.stderr
+    # a student the release has no copy for is told so in one line, and gets nothing
+    _, out = fetched("latecomer")
+    assert out.returncode != 0 and "No copy of 00_fixture was released for latecomer" in out.stdout + out.stderr
+    assert not (tmp_path / "home" / "latecomer" / "work" / A).exists()
+
+    # both submit: the first the right answer, the second the first's answer with the first's number written in
+    set_answers(work[first][1], RIGHT)
+    set_answers(work[second][1], copied(step_of(first, course)))
+    for who in (first, second):
+        home, _ = work[who]
+        out = nbgrader("submit", A, "--course", COURSE_ID, f"--student={who}", ex, cwd=home / "work", user=who, home=home)
+        assert out.returncode == 0, out.stdout + out.stderr
+    # a third hands in a notebook with the first's variant and number written in: graded on their own variant
+    third = f"{second}-x"
+    (course / "submitted" / third / A).mkdir(parents=True)
+    forged = course / "submitted" / third / A / f"{A}.ipynb"
+    shutil.copy(work[first][1], forged)
+    set_answers(forged, copied(step_of(first, course)))
+    assert nbgrader("collect", A, ex, cwd=course).returncode == 0
+    out = autograder(course, "grade", A).stdout
+    results = {p.parent.name: json.loads(p.read_text())["result"]
+               for p in (course / ".autograder" / "results" / A).glob(f"*/{A}.json")}
+    ex1 = {who: next(e for e in r["exercises"] if e["id"] == "ex0_1") for who, r in results.items()}
+    assert ex1[first]["status"] == "passed", out
+    assert ex1[second]["status"] != "passed", out  # the copied number is not theirs
+    if step_of(third, course) != step_of(first, course):
+        assert ex1[third]["status"] != "passed", out
+        assert any("holds another variant" in t for t in results[third]["tampering"]), results[third]
+
+    # a pack per student: the student's own variant, and their check judges it
+    refused = autograder(course, "handout", "--to", str(tmp_path / "pack"), ok=False)
+    assert "--student ID" in refused.stdout + refused.stderr and not (tmp_path / "pack").exists()
+    autograder(course, "handout", "--student", second, "--to", str(tmp_path / "pack"))
+    pack = tmp_path / "pack"
+    for where in ("notebooks", ".release"):
+        assert held_step(pack / where / A / f"{A}.ipynb") == step_of(second, course)
+    assert "This pack is" in (pack / "README.md").read_text()
+    mine = pack / "notebooks" / A / f"{A}.ipynb"
+    set_answers(mine, RIGHT)
+    env = tool_env()
+    env.update(LIMITS)
+    good = subprocess.run([sys.executable, "-m", "autograder", "check", str(mine)], cwd=pack, env=env,
+                          capture_output=True, text=True, timeout=600)
+    set_answers(mine, copied(step_of(first, course)))
+    bad = subprocess.run([sys.executable, "-m", "autograder", "check", str(mine)], cwd=pack, env=env,
+                         capture_output=True, text=True, timeout=600)
+    assert good.returncode == 0 and bad.returncode != 0, good.stdout + bad.stdout
+    roster = tmp_path / "roster.csv"
+    roster.write_text(f"lms_id,student_id\n1,{first}\n2,{second}\n")
+    autograder(course, "handout", "--roster", str(roster), "--to", str(tmp_path / "packs"))
+    for who in (first, second):
+        with zipfile.ZipFile(tmp_path / "packs" / f"{who}.zip") as z:
+            name = next(n for n in z.namelist() if n.endswith(f"notebooks/{A}/{A}.ipynb"))
+            nb = nbformat.reads(z.read(name).decode(), as_version=4)
+        assert next(variants.values_in(c)["STEP"] for c in nb.cells if variants.is_variant_cell(c)) == step_of(who, course)
