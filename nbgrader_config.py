@@ -75,3 +75,7 @@ c.Autograde.sanitize_preprocessors = sanitize_steps()
 # Learners need the fetch setting in their own nbgrader_config.py too (the class server writes it for them).
 c.ExchangeFactory.release_assignment = "autograder.adapters.exchange.VariantRelease"
 c.ExchangeFactory.fetch_assignment = "autograder.adapters.exchange.VariantFetch"
+# An answer cell with planted bugs (the debugging exam) is handed out with its bug, not the stub.
+from autograder.values.learner_view import generate_steps  # noqa: E402
+
+c.GenerateAssignment.preprocessors = generate_steps()

@@ -204,3 +204,69 @@ def test_exchange_fetch_pack_check_and_grade(tmp_path):
             name = next(n for n in z.namelist() if n.endswith(f"notebooks/{A}/{A}.ipynb"))
             nb = nbformat.reads(z.read(name).decode(), as_version=4)
         assert next(variants.values_in(c)["STEP"] for c in nb.cells if variants.is_variant_cell(c)) == step_of(who, course)
+
+
+BUGS = {"halves": [["    return 2 * x\n", "    return x / 2\n"]], "squares": [["    return 2 * x\n", "    return x * x\n"]],
+        "adds": [["    return 2 * x\n", "    return x + 2\n"]]}
+
+
+def planted_course(dest: Path) -> Path:
+    """The fixture course whose exercise 0.2 is handed out with a planted bug (as the debugging exam's parts)."""
+    course = bare_fixture_course(dest)
+    path = course / "solutions" / A / f"{A}.ipynb"
+    nb = nbformat.read(path, as_version=4)
+    cell = next(c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade_id") == "ex0_2_solution")
+    cell.metadata["autograder"] = {"plant": BUGS}
+    from autograder.values import course as course_mod
+
+    assert not variants.problems(nb, course_mod.Markers())
+    nbformat.write(nb, path)
+    (course / ".autograder").mkdir(exist_ok=True)
+    (course / ".autograder" / "variant_seeds.json").write_text(json.dumps({A: SECRET.hex()}))
+    return release(course)
+
+
+def handed(nb_path: Path) -> str:
+    nb = nbformat.read(nb_path, as_version=4)
+    cell = next(c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade_id") == "ex0_2_solution")
+    assert "plant" not in cell.metadata.get("autograder", {})  # the bug list is the instructor's alone
+    return cell.source
+
+
+def bug_of(student: str, course: Path) -> str:
+    nb = nbformat.read(course / "solutions" / A / f"{A}.ipynb", as_version=4)
+    return variants.draw(nb, seeds.variant_secret(course, A), A, A, student)["ex0_2_solution/bug"]
+
+
+def test_planted_bugs_are_handed_out_per_student_and_graded_by_behaviour(tmp_path):
+    course = planted_course(tmp_path / "course")
+    body = lambda bug: f"def double(x):\n    \"\"\"Exercise 0.2: return 2 * x as a new tensor.\"\"\"\n{BUGS[bug][0][1]}".rstrip()
+    # the release (autograder release, and nbgrader's own generate_assignment) hands out the default bug
+    assert handed(course / "notebooks" / A / f"{A}.ipynb") == body("adds")
+    out = nbgrader("generate_assignment", A, "--force", "--CourseDirectory.release_directory=release2", cwd=course)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "return x + 2" in handed(course / "release2" / A / f"{A}.ipynb")
+    names = [f"student{i}" for i in range(40)]
+    fixer = next(n for n in names if bug_of(n, course) != "adds")
+    leaver = next(n for n in names if n != fixer)
+    # a student's pack holds their bug; no line of it counts as a leak; released again there, it keeps it
+    autograder(course, "handout", "--student", fixer, "--to", str(tmp_path / "pack"))
+    pack = tmp_path / "pack"
+    assert handed(pack / "notebooks" / A / f"{A}.ipynb") == body(bug_of(fixer, course))
+    (pack / "notebooks" / A / f"{A}.ipynb").unlink()
+    autograder(pack, "release", A)
+    assert handed(pack / "notebooks" / A / f"{A}.ipynb") == body(bug_of(fixer, course))
+    # graded by behaviour: the bug fixed (spelled differently) passes, the bug left as handed out does not
+    for who, answer in ((fixer, "def double(x):\n    return x + x\n"), (leaver, None)):
+        folder = course / "submitted" / who / A
+        folder.mkdir(parents=True)
+        autograder(course, "handout", "--student", who, "--to", str(tmp_path / f"pack-{who}"))
+        shutil.copy(tmp_path / f"pack-{who}" / "notebooks" / A / f"{A}.ipynb", folder / f"{A}.ipynb")
+        if answer:
+            set_answers(folder / f"{A}.ipynb", {"ex0_2_solution": answer, **{k: v for k, v in RIGHT.items()
+                                                                            if k == "ex0_1_solution"}})
+    out = autograder(course, "grade", A).stdout
+    results = {p.parent.name: json.loads(p.read_text())["result"]
+               for p in (course / ".autograder" / "results" / A).glob(f"*/{A}.json")}
+    ex2 = {who: next(e for e in r["exercises"] if e["id"] == "ex0_2") for who, r in results.items()}
+    assert ex2[fixer]["status"] == "passed" and ex2[leaver]["status"] != "passed", out

@@ -47,12 +47,17 @@ def write_variants(release_dir: Path, root: Path, assignment: str, students: lis
     """Each student's copy of each notebook of ``release_dir`` that has variant cells, under ``.variants/``;
     how many notebooks have them (0: nothing written)."""
     from autograder.grading.seeds import variant_secret
+    from autograder.values import course
 
     notebooks = []
+    marks = course.markers(root)
     for path in sorted(release_dir.glob("*.ipynb")):
         nb = nbformat.read(path, as_version=4)
-        if variants.params(nb):
-            notebooks.append((path, nb))
+        source = course.Assignment(assignment, root).solution(path.stem)
+        # the bugs a planted answer cell may carry are listed in the solution alone, never in a release
+        solution = course.read(source) if source.is_file() else nb
+        if variants.params(solution):
+            notebooks.append((path, nb, solution))
     if not notebooks:
         return 0
     secret = variant_secret(root, assignment)
@@ -62,8 +67,9 @@ def write_variants(release_dir: Path, root: Path, assignment: str, students: lis
         if not student or "/" in student or student.startswith("."):
             continue  # not a name a folder can carry; nbgrader's exchange refuses such an id too
         (base / student).mkdir(exist_ok=True)
-        for path, nb in notebooks:
-            mine = variants.render(nb, variants.draw(nb, secret, assignment, path.stem, student))
+        for path, nb, solution in notebooks:
+            drawn = variants.draw(solution, secret, assignment, path.stem, student)
+            mine = variants.plant(variants.render(nb, drawn), solution, drawn, marks)
             nbformat.write(mine, base / student / path.name)
     return len(notebooks)
 

@@ -47,6 +47,10 @@ c.Execute.timeout = 300
 from autograder.values.wire import KERNEL_ARGS  # noqa: E402
 
 c.Execute.extra_arguments = list(KERNEL_ARGS)
+# an answer cell handed out with a planted bug keeps it when a notebook is released again
+from autograder.values.learner_view import generate_steps  # noqa: E402
+
+c.GenerateAssignment.preprocessors = generate_steps()
 '''
 
 README = """# PyTorch course: your notebooks
@@ -178,6 +182,7 @@ def secret_lines(root: Path) -> set[str]:
         for name in a.notebooks():
             solution = course.read(a.solution(name))
             public += [cell.source for cell in learner_view.pristine_release(solution, root).cells]
+            public += variants.planted_sources(solution, marks)  # each bug is some student's handout
             for cell in solution.cells:
                 inside = False
                 for line in cell.source.splitlines():

@@ -84,7 +84,8 @@ class NotebookData:
         held = self._variants.get(t)
         if held is None:
             held = self._variants[t] = replace(
-                self, solution=variants.render(self.solution, values), release=variants.render(self.release, values),
+                self, solution=variants.render(self.solution, values),
+                release=variants.plant(variants.render(self.release, values), self.solution, values, self.markers),
                 solution_sha=sha(f"{self.solution_sha}/variant/{t}"), variant=dict(values), _variants={})
         return held
 

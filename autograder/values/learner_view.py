@@ -3,7 +3,8 @@ submission is compared with, and the visible part of a test cell.
 
 Every way of removing hidden tests or solutions goes through nbgrader's preprocessors
 (``ClearSolutions``, ``ClearHiddenTests``) with the course's configuration, so there is one rule for
-what learners get: ``generate_assignment`` (:mod:`autograder.adapters.generate`) applies the same ones.
+what learners get: ``generate_assignment`` (:mod:`autograder.adapters.generate`) applies the same ones,
+``ClearSolutions`` in the form that also hands out planted answer cells (:func:`generate_steps`).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from pathlib import Path
 
 import nbformat
 
-from autograder.values import course, nbfmt
+from autograder.values import course, nbfmt, variants
 
 
 def pristine_release(solution: nbformat.NotebookNode, root: Path) -> nbformat.NotebookNode:
@@ -23,13 +24,48 @@ def pristine_release(solution: nbformat.NotebookNode, root: Path) -> nbformat.No
     Grading compares with this, never with a file in ``notebooks/``: learners edit their copy there
     in place, and an edited copy must not become the template it is judged against.
     """
-    from nbgrader.preprocessors import ClearHiddenTests, ClearSolutions
+    from nbgrader.preprocessors import ClearHiddenTests
 
     cfg = course.config(root)
     nb = nbformat.from_dict(copy.deepcopy(solution))
-    nb, resources = ClearSolutions(config=cfg).preprocess(nb, {})
+    nb, resources = planting_clear_solutions()(config=cfg).preprocess(nb, {})
     nb, _ = ClearHiddenTests(config=cfg).preprocess(nb, resources)
     return nbfmt.normalize(nb)
+
+
+_PLANTING = None
+
+
+def planting_clear_solutions():
+    """nbgrader's ``ClearSolutions`` that hands out a planted answer cell (:mod:`autograder.values.variants`)
+    with the default variant's bug instead of the stub; every other cell as nbgrader clears it.  The
+    course's ``generate_assignment`` runs it in ``ClearSolutions``' place (:func:`generate_steps`)."""
+    global _PLANTING
+    if _PLANTING is None:
+        from nbgrader.preprocessors import ClearSolutions
+
+        class PlantingClearSolutions(ClearSolutions):
+            def preprocess(self, nb, resources):
+                solution = nbformat.from_dict(copy.deepcopy(nb))
+                handed_out = {i: c.source for i, c in enumerate(nb.cells) if variants.is_planted(c)}
+                nb, resources = super().preprocess(nb, resources)
+                for i, source in handed_out.items():  # a release made from a release (a student pack) keeps its bug
+                    nb.cells[i].source = source
+                marks = course.Markers(self.begin_solution_delimeter, self.end_solution_delimeter)
+                return variants.plant(nb, solution, {}, marks), resources
+
+        _PLANTING = PlantingClearSolutions
+    return _PLANTING
+
+
+def generate_steps() -> list:
+    """nbgrader's ``generate_assignment`` steps with :func:`planting_clear_solutions` in ``ClearSolutions``'
+    place, for ``nbgrader_config.py`` (``c.GenerateAssignment.preprocessors``)."""
+    from nbgrader.converters import GenerateAssignment
+    from nbgrader.preprocessors import ClearSolutions
+
+    default = GenerateAssignment.class_traits()["preprocessors"].default()
+    return [planting_clear_solutions() if step is ClearSolutions else step for step in default]
 
 
 def visible_source(cell) -> str:

@@ -20,6 +20,19 @@ variant, and the grader grades each submission against the reference run on that
 (:meth:`autograder.grading.coursedata.NotebookData.for_student`).  The grader never takes a variant
 from a submitted notebook: it draws it again from the student id, and restores the cell.
 
+A *planted* answer cell is a solution cell whose released copy is not a stub but the solution itself with
+one silent bug planted in it, drawn per student (the debugging exam).  Its metadata lists the bugs it may
+carry, each as text replacements applied to the solution with its region markers removed::
+
+    # cell.metadata.autograder
+    {"plant": {"no_zero_grad": [["        optimizer.zero_grad()\n", ""]],
+               "graph_kept": [["total += loss.item()", "total += loss"]]}}
+
+Which bug a student gets is one more drawn parameter (:func:`plant_param`, never shown to the learner);
+the first bug by name is the default variant's.  :func:`plant` writes the drawn bug into a release;
+nbgrader's ``generate_assignment`` plants the default one (:mod:`autograder.adapters.plants`), and the
+bug list never reaches a release.
+
 This module is pure (no files, no secrets kept): the secret is the caller's
 (:func:`autograder.grading.seeds.variant_secret`).
 """
@@ -36,6 +49,8 @@ import re
 import nbformat
 
 META = "variant"  # the key under cell.metadata.autograder
+PLANT = "plant"  # the key under cell.metadata.autograder of a planted answer cell: its bugs
+PLANTED = "planted"  # ... of the cell as handed out: it holds its bug, and a release made from it keeps it
 VARIANT_ID_RE = re.compile(r"^(ex\d+_\d+)_variant$")
 
 
@@ -53,11 +68,36 @@ def is_variant_cell(cell) -> bool:
     return bool(spec(cell))
 
 
+def plants(cell) -> dict[str, list[tuple[str, str]]]:
+    """The bugs a planted answer cell may carry, each as its (find, replace) pairs ({} for any other cell)."""
+    meta = cell.get("metadata") if isinstance(cell, dict) else None
+    auto = meta.get("autograder") if isinstance(meta, dict) else None
+    found = auto.get(PLANT) if isinstance(auto, dict) else None
+    if not isinstance(found, dict):
+        return {}
+    # by name: a notebook's JSON keeps its keys sorted, so the order they were written in is not kept
+    return {str(name): [(str(p[0]), str(p[1])) for p in pairs if isinstance(p, (list, tuple)) and len(p) == 2]
+            for name, pairs in sorted(found.items()) if isinstance(pairs, list)}
+
+
+def _gid(cell) -> str:
+    grading = (cell.get("metadata") or {}).get("nbgrader") or {}
+    return str(grading.get("grade_id", "")) if isinstance(grading, dict) else ""
+
+
+def plant_param(cell) -> str:
+    """The drawn parameter that says which bug a planted answer cell carries."""
+    return f"{_gid(cell)}/bug"
+
+
 def params(nb) -> dict[str, list]:
-    """Every parameter of a notebook with its choices, in cell order."""
+    """Every drawn parameter of a notebook with its choices, in cell order: the variant cells' and, for
+    each planted answer cell, which bug it carries."""
     out: dict[str, list] = {}
     for cell in nb.cells:
         out.update(spec(cell))
+        if plants(cell):
+            out[plant_param(cell)] = list(plants(cell))
     return out
 
 
@@ -144,7 +184,56 @@ def render(nb: nbformat.NotebookNode, values: dict) -> nbformat.NotebookNode:
     return out
 
 
-def problems(nb) -> list[str]:
+def planted_source(solution_source: str, pairs, markers) -> str:
+    """A planted answer cell as a student gets it: the solution without its region markers, with one bug's
+    replacements applied (each must find its text exactly once)."""
+    text = "".join(line for line in solution_source.splitlines(keepends=True)
+                   if not (markers.opens(line) or markers.closes(line)))
+    for find, replace in pairs:
+        if text.count(find) != 1:
+            raise ValueError(f"a planted bug's text {find.strip()[:60]!r} occurs {text.count(find)} times, not once")
+        text = text.replace(find, replace)
+    return text.rstrip("\n")
+
+
+def plant(release: nbformat.NotebookNode, solution, values: dict, markers) -> nbformat.NotebookNode:
+    """``release`` with each planted answer cell holding ``solution``'s code with the bug ``values`` draw (the
+    default variant's where ``values`` has none), and no bug list left in its metadata."""
+    out = nbformat.from_dict(copy.deepcopy(release))
+    planted = {_gid(c): c for c in solution.cells if plants(c)}
+    for cell in out.cells:
+        auto = cell.get("metadata", {}).get("autograder")
+        if isinstance(auto, dict):
+            auto.pop(PLANT, None)
+            if not auto:
+                del cell.metadata["autograder"]
+        source = planted.get(_gid(cell))
+        if source is None or not _gid(cell):
+            continue
+        bugs = plants(source)
+        bug = values.get(plant_param(source), next(iter(bugs)))
+        cell.source = planted_source(source.source, bugs[bug], markers)
+        cell.metadata.setdefault("autograder", {})[PLANTED] = True
+        grading = cell.get("metadata", {}).get("nbgrader")
+        if isinstance(grading, dict) and "checksum" in grading:
+            from nbgrader.utils import compute_checksum
+
+            grading["checksum"] = compute_checksum(cell)
+    return out
+
+
+def is_planted(cell) -> bool:
+    """Whether a released answer cell holds a planted bug (it is handed out as it is, never as a stub)."""
+    auto = (cell.get("metadata") or {}).get("autograder") if isinstance(cell, dict) else None
+    return isinstance(auto, dict) and auto.get(PLANTED) is True
+
+
+def planted_sources(solution, markers) -> list[str]:
+    """Every planted answer cell's text with each of its bugs: what one student or another is handed."""
+    return [planted_source(c.source, pairs, markers) for c in solution.cells for pairs in plants(c).values()]
+
+
+def problems(nb, markers=None) -> list[str]:
     """What is wrong with a notebook's variant cells, in words ([] when nothing is)."""
     found = []
     seen: set[str] = set()
@@ -169,4 +258,23 @@ def problems(nb) -> list[str]:
                 found.append(f"{gid}: {name} = {bound[name]!r} in the source, but its first choice is {choices[0]!r}")
             if len({json.dumps(c, sort_keys=True) for c in choices}) != len(choices):
                 found.append(f"{gid}: {name} lists a choice twice")
+    for cell in nb.cells:
+        bugs = plants(cell)
+        if not bugs:
+            continue
+        gid = _gid(cell)
+        grading = (cell.get("metadata") or {}).get("nbgrader") or {}
+        if not grading.get("solution"):
+            found.append(f"{gid or '(no grade id)'}: only an answer cell can have planted bugs")
+        if markers is not None:
+            for name, pairs in bugs.items():
+                if not pairs:
+                    found.append(f"{gid}: bug {name} changes nothing")
+                try:
+                    text = planted_source(cell.source, pairs, markers)
+                except ValueError as exc:
+                    found.append(f"{gid}: bug {name}: {exc}")
+                    continue
+                if name in text:
+                    found.append(f"{gid}: bug {name} names itself in the text it plants")
     return found
