@@ -30,7 +30,7 @@ from autograder.grading.references import COMPILE_CACHE, compile_cache_env, prov
 from autograder.grading.scoring import cell_outcome, verdict
 from autograder.grading.submission import arm_hidden_tests
 from autograder.sandbox import launch
-from autograder.values import course, learner_view, support
+from autograder.values import course, learner_view, support, variants
 
 ROOT = Path(__file__).resolve().parent.parent
 ANSWERS = ROOT / "tests" / "answers"
@@ -64,13 +64,16 @@ def new_sandbox():
 
 
 class NotebookSession:
-    def __init__(self, assignment: str, notebook: str | None = None, cell_timeout: float = 300):
+    def __init__(self, assignment: str, notebook: str | None = None, cell_timeout: float = 300,
+                 variant: dict | None = None):
+        """``variant``: the per-student variant to run (:mod:`autograder.values.variants`; default: as written)."""
         self.assignment = course.Assignment(assignment, ROOT)
         self.notebook = notebook or assignment
-        self.solution = course.read(self.assignment.solution(self.notebook))
-        self.release = course.read(self.assignment.release(self.notebook))
-        self.exercises = course.exercises(self.solution)
         self.markers = course.markers(ROOT)
+        self.solution = variants.render(course.read(self.assignment.solution(self.notebook)), variant or {})
+        self.release = variants.plant(variants.render(course.read(self.assignment.release(self.notebook)), variant or {}),
+                                      self.solution, variant or {}, self.markers)
+        self.exercises = course.exercises(self.solution)
         # what grading runs for the reference: each hidden test armed with its own seed
         self.armed = arm_hidden_tests(copy.deepcopy(self.solution), SEED, self.markers)
         self.cell_timeout = cell_timeout

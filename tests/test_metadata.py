@@ -63,7 +63,11 @@ def test_release_hides_solutions_and_hidden_tests(path):
     text = a.release(path.stem).read_text()
     assert "BEGIN HIDDEN TESTS" not in text and "hidden_test" not in text
     assert "BEGIN SOLUTION" not in text
-    assert 'raise NotImplementedError(\\"exercise not attempted yet\\")' in text
+    assert '"plant"' not in text  # a planted answer cell's bug list stays in solutions/
+    solution = course.read(path)
+    stubbed = [c for c in solution.cells if course.is_solution(c) and not variants.plants(c)]
+    if stubbed:  # every answer cell but a planted one is handed out as the stub
+        assert 'raise NotImplementedError(\\"exercise not attempted yet\\")' in text
 
 
 def test_committed_notebooks_are_normalized():
