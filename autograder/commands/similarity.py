@@ -27,7 +27,7 @@ from pathlib import Path
 from autograder.commands.grade import discover
 from autograder.grading.coursedata import NotebookData
 from autograder.grading.submission import read_submission
-from autograder.values import course, outputs
+from autograder.values import course, outputs, variants
 from autograder.values.errors import UserError
 from autograder.values.files import write_atomic
 
@@ -115,11 +115,14 @@ def _lines(source: str) -> list[str]:
 
 
 def course_lines(data: NotebookData) -> set[str]:
-    """Every line of the instructor's non-answer cells (code and text), stripped."""
+    """Every line of the instructor's non-answer cells (code and text) and of every planted answer cell as
+    some student was handed it, stripped."""
     found: set[str] = set()
     for cell in list(data.solution.cells) + list(data.release.cells):
         if not course.is_solution(cell):
             found.update(_lines(str(cell.get("source", ""))))
+    for text in variants.planted_sources(data.solution, data.markers):  # what some student was handed
+        found.update(_lines(text))
     return found
 
 
