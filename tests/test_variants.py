@@ -162,7 +162,7 @@ def test_exchange_fetch_pack_check_and_grade(tmp_path):
         out = nbgrader("submit", A, "--course", COURSE_ID, f"--student={who}", ex, cwd=home / "work", user=who, home=home)
         assert out.returncode == 0, out.stdout + out.stderr
     # a third hands in a notebook with the first's variant and number written in: graded on their own variant
-    third = f"{second}-x"
+    third = next(f"student{i}" for i in range(40, 80) if step_of(f"student{i}", course) != step_of(first, course))
     (course / "submitted" / third / A).mkdir(parents=True)
     forged = course / "submitted" / third / A / f"{A}.ipynb"
     shutil.copy(work[first][1], forged)
@@ -174,9 +174,9 @@ def test_exchange_fetch_pack_check_and_grade(tmp_path):
     ex1 = {who: next(e for e in r["exercises"] if e["id"] == "ex0_1") for who, r in results.items()}
     assert ex1[first]["status"] == "passed", out
     assert ex1[second]["status"] != "passed", out  # the copied number is not theirs
-    if step_of(third, course) != step_of(first, course):
-        assert ex1[third]["status"] != "passed", out
-        assert any("holds another variant" in t for t in results[third]["tampering"]), results[third]
+    assert ex1[third]["status"] != "passed", out
+    assert any("holds another variant" in t for t in results[third]["tampering"]), results[third]
+    assert f"graded on their own: {third}" in out, out
 
     # a pack per student: the student's own variant, and their check judges it
     refused = autograder(course, "handout", "--to", str(tmp_path / "pack"), ok=False)

@@ -31,7 +31,7 @@ from autograder.grading.coursedata import NotebookData
 from autograder.grading.execute import Limits
 from autograder.grading.jobs import INPUT_WORDS, Job, JobOutput, failed_result, inputs_key, run_inputs
 from autograder.grading.store import Entry, ResultStore
-from autograder.grading.submission import read_submission
+from autograder.grading.submission import VARIANT_NOTE, read_submission
 from autograder.values import course, outputs, timing
 from autograder.values.errors import UserError
 from autograder.values.records import NotebookResult
@@ -305,9 +305,9 @@ def run(args) -> int:
     print(f"graded {len(jobs)} notebook(s) in {time.monotonic() - start:.1f} s with {workers} worker(s)")
     print(change_list(changes))
     print(time_sources(results.values()))
-    warning = untrusted_times(results.values())
-    if warning:
-        print(warning)
+    for warning in (untrusted_times(results.values()), other_variants(results.values())):
+        if warning:
+            print(warning)
     for f, when in held.values():
         print(f"held, not graded: {f.student} {f.assignment.name}/{f.notebook}: nbgrader's timestamp.txt says "
               f"{when!r}, which is not a time (nbgrader's Autograde refuses it too); correct "
@@ -391,6 +391,20 @@ def time_sources(results) -> str:
     for r in results:
         counts[r.submitted_at_source or "none"] = counts.get(r.submitted_at_source or "none", 0) + 1
     return "submission times from: " + ", ".join(f"{source} ({n})" for source, n in sorted(counts.items()))
+
+
+def other_variants(results) -> str:
+    """The warning for submissions that hold another variant than the one drawn for their student: one such
+    notebook was edited or fetched without the course's settings; many say the variants' secret changed
+    (``.autograder/variant_seeds.json`` replaced or lost) or that the class got one copy for all."""
+    named = sorted({r.student for r in results if any(VARIANT_NOTE in t for t in r.tampering)})
+    if not named:
+        return ""
+    return (f"warning: {len(named)} student(s) handed in another variant than their own, and were graded on their own: "
+            f"{', '.join(named[:20])}{' ...' if len(named) > 20 else ''}.\n"
+            "  If most of a class is named, the variants were not the ones handed out: restore .autograder/"
+            "variant_seeds.json from a backup if it was replaced, and hand out one copy per student (README: "
+            "per-student variants).")
 
 
 def untrusted_times(results) -> str:
