@@ -27,13 +27,21 @@ pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("variants")]
 
 A = "00_fixture"
 CHOICES = [1, 2, 3, 5]
-RIGHT = {"ex0_1_solution": "def add_one(x):\n    return x + STEP\n", "ex0_2_solution": "def double(x):\n    return x * 2\n"}
+RIGHT = {"ex0_1_solution": "def add_one(x):\n    return x + STEP\n", "ex0_2_solution": "def double(x):\n    return x + x\n"}
 SECRET = bytes(range(32))
+# exercise 0.2 is handed out with one of these bugs planted, drawn per student (as the debugging exam's parts)
+BUGS = {"halves": [["    return 2 * x\n", "    return x / 2\n"]], "squares": [["    return 2 * x\n", "    return x * x\n"]],
+        "adds": [["    return 2 * x\n", "    return x + 2\n"]]}
 
 
 def copied(step: int) -> dict:
-    """What a classmate whose variant has ``step`` hands over: their numbers written in."""
-    return {**RIGHT, "ex0_1_solution": f"def add_one(x):\n    return x + {step}\n"}
+    """What a classmate whose variant has ``step`` hands over for exercise 0.1: their number written in."""
+    return {"ex0_1_solution": f"def add_one(x):\n    return x + {step}\n"}
+
+
+def body(bug: str) -> str:
+    """Exercise 0.2's answer cell as handed out with ``bug``."""
+    return f"def double(x):\n    \"\"\"Exercise 0.2: return 2 * x as a new tensor.\"\"\"\n{BUGS[bug][0][1]}".rstrip()
 
 
 def variant_course(dest: Path) -> Path:
@@ -52,7 +60,11 @@ def variant_course(dest: Path) -> Path:
                                         "assert torch.equal(add_one(torch.zeros(2)), torch.full((2,), float(STEP))), "
                                         "\"add_one(0) must be STEP\"")
     assert "STEP" in tests.source and "STEP" in answer.source
-    assert not variants.problems(nb)
+    planted = next(c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade_id") == "ex0_2_solution")
+    planted.metadata["autograder"] = {"plant": BUGS}
+    from autograder.values import course as course_mod
+
+    assert not variants.problems(nb, course_mod.Markers())
     nbformat.write(nb, path)
     (course / ".autograder").mkdir(exist_ok=True)
     (course / ".autograder" / "variant_seeds.json").write_text(json.dumps({A: SECRET.hex()}))
@@ -112,6 +124,7 @@ def test_a_variant_is_the_students_own_and_spreads_over_a_class(tmp_path):
 
 
 def test_exchange_fetch_pack_check_and_grade(tmp_path):
+    """A term's worth of variants: handed out through the exchange and in packs, checked, graded."""
     course = variant_course(tmp_path / "course")
     first, second = two_students(course)
     assert step_of(first, course) != step_of(second, course)
@@ -121,6 +134,11 @@ def test_exchange_fetch_pack_check_and_grade(tmp_path):
     exchange.mkdir(mode=0o777)
     ex = f"--Exchange.root={exchange}"
     fetch = "--ExchangeFactory.fetch_assignment=autograder.adapters.exchange.VariantFetch"
+    # nbgrader's own generate_assignment hands out the default bug, as `autograder release` did
+    assert handed(course / "notebooks" / A / f"{A}.ipynb") == body("adds")
+    out = nbgrader("generate_assignment", A, "--force", "--CourseDirectory.release_directory=release2", cwd=course)
+    assert out.returncode == 0 and handed(course / "release2" / A / f"{A}.ipynb") == body("adds"), out.stderr
+    shutil.rmtree(course / "release2")
     out = nbgrader("release_assignment", A, ex, cwd=course)
     assert out.returncode == 0, out.stdout + out.stderr
 
@@ -136,6 +154,7 @@ def test_exchange_fetch_pack_check_and_grade(tmp_path):
         assert out.returncode == 0, out.stdout + out.stderr
         nb_path = home / "work" / A / f"{A}.ipynb"
         assert held_step(nb_path) == step_of(who, course), who
+        assert handed(nb_path) == body(bug_of(who, course)), who
         assert not (home / "work" / A / ".variants").exists()  # nobody else's copies come along
         work[who] = (home, nb_path)
     # a refetch changes nothing: the same variant from scratch, and a notebook the student holds is kept
@@ -154,9 +173,9 @@ def test_exchange_fetch_pack_check_and_grade(tmp_path):
     assert out.returncode != 0 and "No copy of 00_fixture was released for latecomer" in out.stdout + out.stderr
     assert not (tmp_path / "home" / "latecomer" / "work" / A).exists()
 
-    # both submit: the first the right answer, the second the first's answer with the first's number written in
+    # both submit: the first the right answers, the second the first's number written in and the bug left
     set_answers(work[first][1], RIGHT)
-    set_answers(work[second][1], copied(step_of(first, course)))
+    set_answers(work[second][1], {**copied(step_of(first, course)), "ex0_2_solution": body(bug_of(second, course))})
     for who in (first, second):
         home, _ = work[who]
         out = nbgrader("submit", A, "--course", COURSE_ID, f"--student={who}", ex, cwd=home / "work", user=who, home=home)
@@ -175,6 +194,8 @@ def test_exchange_fetch_pack_check_and_grade(tmp_path):
     assert ex1[first]["status"] == "passed", out
     assert ex1[second]["status"] != "passed", out  # the copied number is not theirs
     assert ex1[third]["status"] != "passed", out
+    ex2 = {who: next(e for e in r["exercises"] if e["id"] == "ex0_2") for who, r in results.items()}
+    assert ex2[first]["status"] == "passed" and ex2[second]["status"] != "passed", out  # judged by behaviour
     assert any("holds another variant" in t for t in results[third]["tampering"]), results[third]
     assert f"graded on their own: {third}" in out, out
 
@@ -185,8 +206,12 @@ def test_exchange_fetch_pack_check_and_grade(tmp_path):
     pack = tmp_path / "pack"
     for where in ("notebooks", ".release"):
         assert held_step(pack / where / A / f"{A}.ipynb") == step_of(second, course)
+        assert handed(pack / where / A / f"{A}.ipynb") == body(bug_of(second, course))
     assert "This pack is" in (pack / "README.md").read_text()
     mine = pack / "notebooks" / A / f"{A}.ipynb"
+    mine.unlink()
+    autograder(pack, "release", A)  # started again in the pack: the same variant, the same bug
+    assert handed(mine) == body(bug_of(second, course)) and held_step(mine) == step_of(second, course)
     set_answers(mine, RIGHT)
     env = tool_env()
     env.update(LIMITS)
@@ -206,26 +231,6 @@ def test_exchange_fetch_pack_check_and_grade(tmp_path):
         assert next(variants.values_in(c)["STEP"] for c in nb.cells if variants.is_variant_cell(c)) == step_of(who, course)
 
 
-BUGS = {"halves": [["    return 2 * x\n", "    return x / 2\n"]], "squares": [["    return 2 * x\n", "    return x * x\n"]],
-        "adds": [["    return 2 * x\n", "    return x + 2\n"]]}
-
-
-def planted_course(dest: Path) -> Path:
-    """The fixture course whose exercise 0.2 is handed out with a planted bug (as the debugging exam's parts)."""
-    course = bare_fixture_course(dest)
-    path = course / "solutions" / A / f"{A}.ipynb"
-    nb = nbformat.read(path, as_version=4)
-    cell = next(c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade_id") == "ex0_2_solution")
-    cell.metadata["autograder"] = {"plant": BUGS}
-    from autograder.values import course as course_mod
-
-    assert not variants.problems(nb, course_mod.Markers())
-    nbformat.write(nb, path)
-    (course / ".autograder").mkdir(exist_ok=True)
-    (course / ".autograder" / "variant_seeds.json").write_text(json.dumps({A: SECRET.hex()}))
-    return release(course)
-
-
 def handed(nb_path: Path) -> str:
     nb = nbformat.read(nb_path, as_version=4)
     cell = next(c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade_id") == "ex0_2_solution")
@@ -236,37 +241,3 @@ def handed(nb_path: Path) -> str:
 def bug_of(student: str, course: Path) -> str:
     nb = nbformat.read(course / "solutions" / A / f"{A}.ipynb", as_version=4)
     return variants.draw(nb, seeds.variant_secret(course, A), A, A, student)["ex0_2_solution/bug"]
-
-
-def test_planted_bugs_are_handed_out_per_student_and_graded_by_behaviour(tmp_path):
-    course = planted_course(tmp_path / "course")
-    body = lambda bug: f"def double(x):\n    \"\"\"Exercise 0.2: return 2 * x as a new tensor.\"\"\"\n{BUGS[bug][0][1]}".rstrip()
-    # the release (autograder release, and nbgrader's own generate_assignment) hands out the default bug
-    assert handed(course / "notebooks" / A / f"{A}.ipynb") == body("adds")
-    out = nbgrader("generate_assignment", A, "--force", "--CourseDirectory.release_directory=release2", cwd=course)
-    assert out.returncode == 0, out.stdout + out.stderr
-    assert "return x + 2" in handed(course / "release2" / A / f"{A}.ipynb")
-    names = [f"student{i}" for i in range(40)]
-    fixer = next(n for n in names if bug_of(n, course) != "adds")
-    leaver = next(n for n in names if n != fixer)
-    # a student's pack holds their bug; no line of it counts as a leak; released again there, it keeps it
-    autograder(course, "handout", "--student", fixer, "--to", str(tmp_path / "pack"))
-    pack = tmp_path / "pack"
-    assert handed(pack / "notebooks" / A / f"{A}.ipynb") == body(bug_of(fixer, course))
-    (pack / "notebooks" / A / f"{A}.ipynb").unlink()
-    autograder(pack, "release", A)
-    assert handed(pack / "notebooks" / A / f"{A}.ipynb") == body(bug_of(fixer, course))
-    # graded by behaviour: the bug fixed (spelled differently) passes, the bug left as handed out does not
-    for who, answer in ((fixer, "def double(x):\n    return x + x\n"), (leaver, None)):
-        folder = course / "submitted" / who / A
-        folder.mkdir(parents=True)
-        autograder(course, "handout", "--student", who, "--to", str(tmp_path / f"pack-{who}"))
-        shutil.copy(tmp_path / f"pack-{who}" / "notebooks" / A / f"{A}.ipynb", folder / f"{A}.ipynb")
-        if answer:
-            set_answers(folder / f"{A}.ipynb", {"ex0_2_solution": answer, **{k: v for k, v in RIGHT.items()
-                                                                            if k == "ex0_1_solution"}})
-    out = autograder(course, "grade", A).stdout
-    results = {p.parent.name: json.loads(p.read_text())["result"]
-               for p in (course / ".autograder" / "results" / A).glob(f"*/{A}.json")}
-    ex2 = {who: next(e for e in r["exercises"] if e["id"] == "ex0_2") for who, r in results.items()}
-    assert ex2[fixer]["status"] == "passed" and ex2[leaver]["status"] != "passed", out
