@@ -27,8 +27,10 @@ def normalize(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
     for i, cell in enumerate(nb.cells):
         own_cell = cell.metadata.get("autograder") if isinstance(cell.metadata.get("autograder"), dict) else {}
         cell.metadata = nbformat.from_dict({k: cell.metadata[k] for k in KEEP_CELL_METADATA if k in cell.metadata})
-        if "variant" in own_cell:  # a variant cell's parameters (autograder.values.variants)
-            cell.metadata["autograder"] = {"variant": own_cell["variant"]}
+        # a variant cell's parameters (autograder.values.variants), an answer cell's planted bugs
+        kept = {k: own_cell[k] for k in ("variant", "plant") if k in own_cell}
+        if kept:
+            cell.metadata["autograder"] = kept
         if cell.cell_type == "code":
             cell.outputs = []
             cell.execution_count = None
