@@ -17,7 +17,7 @@ from autograder.values import course
 @pytest.fixture(scope="module")
 def pack(tmp_path_factory):
     dest = tmp_path_factory.mktemp("handout") / "pack"
-    out = run_tool([sys.executable, "-m", "autograder", "handout", "--to", str(dest)], ROOT)
+    out = run_tool([sys.executable, "-m", "autograder", "handout", "--default-variant", "--to", str(dest)], ROOT)
     assert out.returncode == 0, out.stdout + out.stderr
     return dest
 
@@ -52,7 +52,8 @@ def test_no_line_of_a_solution_or_hidden_test_is_in_the_pack(pack):
 
 
 def test_a_zip_pack(tmp_path):
-    out = run_tool([sys.executable, "-m", "autograder", "handout", "01_tensors", "--to", str(tmp_path / "pack.zip")], ROOT)
+    out = run_tool([sys.executable, "-m", "autograder", "handout", "01_tensors", "--default-variant", "--to",
+                    str(tmp_path / "pack.zip")], ROOT)
     assert out.returncode == 0, out.stdout + out.stderr
     with zipfile.ZipFile(tmp_path / "pack.zip") as z:
         names = z.namelist()
@@ -82,7 +83,8 @@ def test_validate_inside_the_pack(tmp_path):
     """nbgrader's Validate (the button runs ``nbgrader validate``) on the pack's own configuration:
     a notebook answered as the solution passes, one visible-test bug fails with its cell shown."""
     pack = tmp_path / "pack"
-    out = run_tool([sys.executable, "-m", "autograder", "handout", "01_tensors", "--to", str(pack)], ROOT)
+    out = run_tool([sys.executable, "-m", "autograder", "handout", "01_tensors", "--default-variant", "--to", str(pack)],
+                   ROOT)
     assert out.returncode == 0, out.stdout + out.stderr
     nb_path = pack / "notebooks" / "01_tensors" / "01_tensors.ipynb"
     solution = course.read(ROOT / "solutions" / "01_tensors" / "01_tensors.ipynb")

@@ -30,8 +30,8 @@ carry, each as text replacements applied to the solution with its region markers
 
 Which bug a student gets is one more drawn parameter (:func:`plant_param`, never shown to the learner);
 the first bug by name is the default variant's.  :func:`plant` writes the drawn bug into a release;
-nbgrader's ``generate_assignment`` plants the default one (:mod:`autograder.adapters.plants`), and the
-bug list never reaches a release.
+nbgrader's ``generate_assignment`` plants the default one
+(:func:`autograder.values.learner_view.generate_steps`), and the bug list never reaches a release.
 
 This module is pure (no files, no secrets kept): the secret is the caller's
 (:func:`autograder.grading.seeds.variant_secret`).
