@@ -1,4 +1,5 @@
-# correct: keeps a deep copy of the whole model and its epoch counter instead of a bad-epoch count
+# correct: keeps a deep copy of the whole model and its epoch counter instead of a bad-epoch count; reads
+# MIN_DELTA where it compares, as the size of the decrease
 import copy
 
 
@@ -12,7 +13,7 @@ class EarlyStopping:
 
     def step(self, val_loss, model):
         self.epoch += 1
-        if self.best is None or val_loss < self.best:
+        if self.best is None or self.best - val_loss > MIN_DELTA:
             self.best, self.best_epoch = val_loss, self.epoch
             self.best_model = copy.deepcopy(model)
         return self.epoch - self.best_epoch == self.patience

@@ -1,7 +1,7 @@
-# wrong: a minimum delta of 1e-4, so a small decrease does not count as an improvement
+# wrong: a minimum delta of 1e-4 whatever MIN_DELTA says, so a decrease of 1e-4 or less never counts as an improvement
 # Exercise 3.1
 class EarlyStopping:
-    """Exercise 3.1: stop after `patience` epochs without a lower validation loss; keep and restore the best weights."""
+    """Exercise 3.1: stop after `patience` epochs without improvement; keep and restore the best weights."""
 
     def __init__(self, patience=5):
         self.patience = patience

@@ -2,7 +2,7 @@
 # wrong: counts every bad epoch, never resets the counter on improvement
 # Exercise 3.1
 class EarlyStopping:
-    """Exercise 3.1: stop after `patience` epochs without a lower validation loss; keep and restore the best weights."""
+    """Exercise 3.1: stop after `patience` epochs without improvement; keep and restore the best weights."""
 
     def __init__(self, patience=5):
         self.patience = patience
