@@ -55,7 +55,10 @@ def variant_files(notebook: str) -> dict[str, list[Path]]:
     base = ANSWERS / notebook
     if not base.is_dir():
         return {}
-    return {d.name: sorted(d.glob("*.py")) for d in sorted(base.iterdir()) if d.is_dir()}
+    # correct_*.py and wrong_*.py; a copied_*.py is judged under other per-student variants
+    # (tests/test_variant_notebooks.py), where the default one it copies is not the learner's
+    return {d.name: sorted(p for p in d.glob("*.py") if not p.name.startswith("copied_"))
+            for d in sorted(base.iterdir()) if d.is_dir()}
 
 
 def new_sandbox():
