@@ -18,7 +18,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from harness import ROOT, NotebookSession, variant_files
+from harness import ANSWERS, ROOT, NotebookSession, variant_files
 
 from autograder.values import course, variants
 
@@ -56,7 +56,7 @@ def test_three_notebooks_give_students_their_own_variant():
 @pytest.mark.parametrize("assignment,notebook", WITH_VARIANTS, ids=[n for _, n in WITH_VARIANTS])
 def test_every_variant(assignment, notebook):
     solution = course.read(course.Assignment(assignment, ROOT).solution(notebook))
-    files = variant_files(notebook)
+    files = {ex: found + sorted((ANSWERS / notebook / ex).glob("copied_*.py")) for ex, found in variant_files(notebook).items()}
     mine = owners(solution)
     for ex_id in mine:
         assert any(f.name == "copied_default.py" for f in files.get(ex_id, [])), \
