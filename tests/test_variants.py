@@ -16,6 +16,7 @@ import sys
 import zipfile
 from pathlib import Path
 
+import attacks
 import nbformat
 import pytest
 from support import COURSE_ID, LIMITS, bare_fixture_course, nbgrader, release, set_answers, tool_env
@@ -198,6 +199,11 @@ def test_exchange_fetch_pack_check_and_grade(tmp_path):
     assert ex2[first]["status"] == "passed" and ex2[second]["status"] != "passed", out  # judged by behaviour
     assert any("holds another variant" in t for t in results[third]["tampering"]), results[third]
     assert f"graded on their own: {third}" in out, out
+    # nbgrader's own autograde (the formgrader's button) grades the same, with no warning for a student's own variant
+    scores = attacks.gradebook_scores(course)
+    out = nbgrader("autograde", A, f"--student={second}", "--force", cwd=course)  # a variant other than the default
+    assert out.returncode == 0 and "ex0_1_variant" not in out.stderr, out.stdout[-2000:] + out.stderr[-3000:]
+    assert attacks.gradebook_scores(course).get(second, 0) == scores.get(second, 0) == 0
 
     # a pack per student: the student's own variant, and their check judges it
     refused = autograder(course, "handout", "--to", str(tmp_path / "pack"), ok=False)

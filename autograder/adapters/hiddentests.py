@@ -11,7 +11,10 @@ cannot be made to agree without dropping the hidden tests from the gradebook.
 :class:`RestoreHiddenTests` is nbgrader's ``OverwriteCells`` that first gives a test cell its
 recorded source when the cell holds exactly the visible part of it (what the release handed out,
 as nbgrader's own ``ClearHiddenTests`` makes it); nbgrader's checks then run unchanged, so a test
-cell a learner did edit is still reported and restored as before.  :func:`sanitize_steps` is
+cell a learner did edit is still reported and restored as before.  A variant cell that holds other values
+than the gradebook's (each student's own, :mod:`autograder.values.variants`) and nothing else changed is
+kept as it is, without the warning: ``grade`` draws the student's variant again and notes a notebook
+that holds another.  :func:`sanitize_steps` is
 nbgrader's sanitize pipeline with it in place of ``OverwriteCells``, for ``nbgrader_config.py``
 (``c.Autograde.sanitize_preprocessors``).
 """
@@ -22,7 +25,7 @@ import nbformat
 from nbgrader.api import MissingEntry
 from nbgrader.preprocessors import OverwriteCells
 
-from autograder.values import course, learner_view
+from autograder.values import course, learner_view, variants
 
 
 def _visible(recorded_source: str, cell) -> str:
@@ -37,6 +40,13 @@ class RestoreHiddenTests(OverwriteCells):
 
     def preprocess_cell(self, cell, resources, cell_index):
         gid = course.grade_id(cell)
+        if gid and variants.VARIANT_ID_RE.match(gid):
+            try:
+                recorded = self.gradebook.find_source_cell(gid, self.notebook_id, self.assignment_id)
+            except MissingEntry:
+                recorded = None  # nbgrader's own step reports the unknown cell
+            if recorded is not None and recorded.locked and variants.same_but_values(cell.source, recorded.source):
+                return cell, resources  # the student's own variant: kept (grade draws it again and checks it)
         if gid and course.is_tests(cell):
             try:
                 recorded = self.gradebook.find_source_cell(gid, self.notebook_id, self.assignment_id)

@@ -135,6 +135,17 @@ def bindings(source: str) -> dict[str, ast.expr]:
             if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)}
 
 
+def same_but_values(source: str, recorded: str) -> bool:
+    """Whether ``source`` is the variant cell ``recorded`` with other values bound (and nothing else changed)."""
+    bound = {}
+    for name, node in bindings(recorded).items():
+        try:
+            bound[name] = ast.literal_eval(node)
+        except ValueError:
+            continue
+    return bool(bound) and render_source(source, bound).rstrip("\n") == recorded.rstrip("\n")
+
+
 def values_in(cell) -> dict[str, object]:
     """The values a variant cell's source binds its parameters to (unreadable ones are left out)."""
     out = {}
@@ -147,7 +158,8 @@ def values_in(cell) -> dict[str, object]:
     return out
 
 
-def _render_source(source: str, values: dict) -> str:
+def render_source(source: str, values: dict) -> str:
+    """``source`` with each top-level ``NAME = literal`` of ``values`` bound to its value instead."""
     lines = source.splitlines(keepends=True)
     offsets = [0]
     for line in lines:
@@ -175,7 +187,7 @@ def render(nb: nbformat.NotebookNode, values: dict) -> nbformat.NotebookNode:
         mine = {k: v for k, v in values.items() if k in spec(cell)}
         if not mine:
             continue
-        cell.source = _render_source(cell.source, mine)
+        cell.source = render_source(cell.source, mine)
         grading = cell.get("metadata", {}).get("nbgrader")
         if isinstance(grading, dict) and "checksum" in grading:
             from nbgrader.utils import compute_checksum
