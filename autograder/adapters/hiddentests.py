@@ -38,25 +38,25 @@ def _visible(recorded_source: str, cell) -> str:
 class RestoreHiddenTests(OverwriteCells):
     """``OverwriteCells`` that restores an unchanged test cell's hidden tests quietly (see the module)."""
 
+    def _recorded(self, gid: str):
+        """The gradebook's locked source cell ``gid`` (None where there is none: nbgrader's own step reports it)."""
+        try:
+            recorded = self.gradebook.find_source_cell(gid, self.notebook_id, self.assignment_id)
+        except MissingEntry:
+            return None
+        return recorded if recorded.locked else None
+
     def preprocess_cell(self, cell, resources, cell_index):
         gid = course.grade_id(cell)
-        if gid and variants.VARIANT_ID_RE.match(gid):
-            try:
-                recorded = self.gradebook.find_source_cell(gid, self.notebook_id, self.assignment_id)
-            except MissingEntry:
-                recorded = None  # nbgrader's own step reports the unknown cell
-            if recorded is not None and recorded.locked and variants.same_but_values(cell.source, recorded.source):
-                return cell, resources  # the student's own variant: kept (grade draws it again and checks it)
-        if gid and course.is_tests(cell):
-            try:
-                recorded = self.gradebook.find_source_cell(gid, self.notebook_id, self.assignment_id)
-            except MissingEntry:
-                recorded = None  # nbgrader's own step reports the unknown cell
-            if (recorded is not None and recorded.locked and recorded.cell_type == cell.cell_type
-                    and cell.source != recorded.source
-                    and cell.source.rstrip("\n") == _visible(recorded.source, cell).rstrip("\n")):
-                cell.source = recorded.source
-                self.log.debug("restored the hidden tests of cell %s", gid)
+        variant = bool(gid and variants.VARIANT_ID_RE.match(gid))
+        recorded = self._recorded(gid) if gid and (variant or course.is_tests(cell)) else None
+        if recorded is not None and variant and variants.same_but_values(cell.source, recorded.source):
+            return cell, resources  # the student's own variant: kept (grade draws it again and checks it)
+        if (recorded is not None and not variant and recorded.cell_type == cell.cell_type
+                and cell.source != recorded.source
+                and cell.source.rstrip("\n") == _visible(recorded.source, cell).rstrip("\n")):
+            cell.source = recorded.source
+            self.log.debug("restored the hidden tests of cell %s", gid)
         return super().preprocess_cell(cell, resources, cell_index)
 
 

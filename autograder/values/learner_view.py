@@ -10,6 +10,7 @@ what learners get: ``generate_assignment`` (:mod:`autograder.adapters.generate`)
 from __future__ import annotations
 
 import copy
+import functools
 from pathlib import Path
 
 import nbformat
@@ -33,29 +34,24 @@ def pristine_release(solution: nbformat.NotebookNode, root: Path) -> nbformat.No
     return nbfmt.normalize(nb)
 
 
-_PLANTING = None
-
-
+@functools.cache
 def planting_clear_solutions():
     """nbgrader's ``ClearSolutions`` that hands out a planted answer cell (:mod:`autograder.values.variants`)
     with the default variant's bug instead of the stub; every other cell as nbgrader clears it.  The
     course's ``generate_assignment`` runs it in ``ClearSolutions``' place (:func:`generate_steps`)."""
-    global _PLANTING
-    if _PLANTING is None:
-        from nbgrader.preprocessors import ClearSolutions
+    from nbgrader.preprocessors import ClearSolutions  # (imported on first use: nbgrader takes a second)
 
-        class PlantingClearSolutions(ClearSolutions):
-            def preprocess(self, nb, resources):
-                solution = nbformat.from_dict(copy.deepcopy(nb))
-                handed_out = {i: c.source for i, c in enumerate(nb.cells) if variants.is_planted(c)}
-                nb, resources = super().preprocess(nb, resources)
-                for i, source in handed_out.items():  # a release made from a release (a student pack) keeps its bug
-                    nb.cells[i].source = source
-                marks = course.Markers(self.begin_solution_delimeter, self.end_solution_delimeter)
-                return variants.plant(nb, solution, {}, marks), resources
+    class PlantingClearSolutions(ClearSolutions):
+        def preprocess(self, nb, resources):
+            solution = nbformat.from_dict(copy.deepcopy(nb))
+            handed_out = {i: c.source for i, c in enumerate(nb.cells) if variants.is_planted(c)}
+            nb, resources = super().preprocess(nb, resources)
+            for i, source in handed_out.items():  # a release made from a release (a student pack) keeps its bug
+                nb.cells[i].source = source
+            marks = course.Markers(self.begin_solution_delimeter, self.end_solution_delimeter)
+            return variants.plant(nb, solution, {}, marks), resources
 
-        _PLANTING = PlantingClearSolutions
-    return _PLANTING
+    return PlantingClearSolutions
 
 
 def generate_steps() -> list:

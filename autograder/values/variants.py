@@ -48,17 +48,34 @@ import re
 
 import nbformat
 
+from autograder.values import course
+
 META = "variant"  # the key under cell.metadata.autograder
 PLANT = "plant"  # the key under cell.metadata.autograder of a planted answer cell: its bugs
 PLANTED = "planted"  # ... of the cell as handed out: it holds its bug, and a release made from it keeps it
 VARIANT_ID_RE = re.compile(r"^(ex\d+_\d+)_variant$")
 
 
-def spec(cell) -> dict[str, list]:
-    """A cell's parameters and their choices ({} for any other cell, or a malformed declaration)."""
+def _own(cell) -> dict:
+    """A cell's ``metadata.autograder`` ({} where a cell holds none, or something else there)."""
     meta = cell.get("metadata") if isinstance(cell, dict) else None
     auto = meta.get("autograder") if isinstance(meta, dict) else None
-    found = auto.get(META) if isinstance(auto, dict) else None
+    return auto if isinstance(auto, dict) else {}
+
+
+def _checksum_again(cell) -> None:
+    """Give a cell nbgrader has checksummed the checksum of its new source (nbgrader's *Validate* then
+    takes it as the cell it was handed out as)."""
+    grading = cell.get("metadata", {}).get("nbgrader")
+    if isinstance(grading, dict) and "checksum" in grading:
+        from nbgrader.utils import compute_checksum
+
+        grading["checksum"] = compute_checksum(cell)
+
+
+def spec(cell) -> dict[str, list]:
+    """A cell's parameters and their choices ({} for any other cell, or a malformed declaration)."""
+    found = _own(cell).get(META)
     if not isinstance(found, dict):
         return {}
     return {str(k): list(v) for k, v in found.items() if isinstance(v, list) and v}
@@ -70,9 +87,7 @@ def is_variant_cell(cell) -> bool:
 
 def plants(cell) -> dict[str, list[tuple[str, str]]]:
     """The bugs a planted answer cell may carry, each as its (find, replace) pairs ({} for any other cell)."""
-    meta = cell.get("metadata") if isinstance(cell, dict) else None
-    auto = meta.get("autograder") if isinstance(meta, dict) else None
-    found = auto.get(PLANT) if isinstance(auto, dict) else None
+    found = _own(cell).get(PLANT)
     if not isinstance(found, dict):
         return {}
     # by name: a notebook's JSON keeps its keys sorted, so the order they were written in is not kept
@@ -81,8 +96,7 @@ def plants(cell) -> dict[str, list[tuple[str, str]]]:
 
 
 def _gid(cell) -> str:
-    grading = (cell.get("metadata") or {}).get("nbgrader") or {}
-    return str(grading.get("grade_id", "")) if isinstance(grading, dict) else ""
+    return course.grade_id(cell) or ""
 
 
 def plant_param(cell) -> str:
@@ -177,9 +191,8 @@ def render_source(source: str, values: dict) -> str:
 
 
 def render(nb: nbformat.NotebookNode, values: dict) -> nbformat.NotebookNode:
-    """A copy of ``nb`` with each variant cell's parameters bound to ``values`` (other cells untouched;
-    a cell nbgrader has checksummed gets the checksum of its new source, so nbgrader's *Validate*
-    takes it as the locked cell it is)."""
+    """A copy of ``nb`` with each variant cell's parameters bound to ``values`` (other cells untouched,
+    nbgrader's checksum kept right)."""
     out = nbformat.from_dict(copy.deepcopy(nb))
     if not values:
         return out
@@ -188,11 +201,7 @@ def render(nb: nbformat.NotebookNode, values: dict) -> nbformat.NotebookNode:
         if not mine:
             continue
         cell.source = render_source(cell.source, mine)
-        grading = cell.get("metadata", {}).get("nbgrader")
-        if isinstance(grading, dict) and "checksum" in grading:
-            from nbgrader.utils import compute_checksum
-
-            grading["checksum"] = compute_checksum(cell)
+        _checksum_again(cell)
     return out
 
 
@@ -226,18 +235,13 @@ def plant(release: nbformat.NotebookNode, solution, values: dict, markers) -> nb
         bug = values.get(plant_param(source), next(iter(bugs)))
         cell.source = planted_source(source.source, bugs[bug], markers)
         cell.metadata.setdefault("autograder", {})[PLANTED] = True
-        grading = cell.get("metadata", {}).get("nbgrader")
-        if isinstance(grading, dict) and "checksum" in grading:
-            from nbgrader.utils import compute_checksum
-
-            grading["checksum"] = compute_checksum(cell)
+        _checksum_again(cell)
     return out
 
 
 def is_planted(cell) -> bool:
     """Whether a released answer cell holds a planted bug (it is handed out as it is, never as a stub)."""
-    auto = (cell.get("metadata") or {}).get("autograder") if isinstance(cell, dict) else None
-    return isinstance(auto, dict) and auto.get(PLANTED) is True
+    return _own(cell).get(PLANTED) is True
 
 
 def planted_sources(solution, markers) -> list[str]:
@@ -253,10 +257,10 @@ def problems(nb, markers=None) -> list[str]:
         declared = spec(cell)
         if not declared:
             continue
-        gid = ((cell.get("metadata") or {}).get("nbgrader") or {}).get("grade_id", "")
-        if not VARIANT_ID_RE.match(str(gid)):
+        gid = _gid(cell)
+        if not VARIANT_ID_RE.match(gid):
             found.append(f"variant cell {gid or '(no grade id)'}: its grade id must be exN_M_variant")
-        grading = (cell.get("metadata") or {}).get("nbgrader") or {}
+        grading = course.nbgrader_meta(cell)
         if not grading.get("locked") or grading.get("solution") or grading.get("grade"):
             found.append(f"{gid}: a variant cell must be locked, and neither an answer nor a test")
         bound = values_in(cell)
@@ -275,8 +279,7 @@ def problems(nb, markers=None) -> list[str]:
         if not bugs:
             continue
         gid = _gid(cell)
-        grading = (cell.get("metadata") or {}).get("nbgrader") or {}
-        if not grading.get("solution"):
+        if not course.nbgrader_meta(cell).get("solution"):
             found.append(f"{gid or '(no grade id)'}: only an answer cell can have planted bugs")
         if markers is not None:
             for name, pairs in bugs.items():
