@@ -43,35 +43,55 @@ def _students(db_url: str) -> list[str]:
         return sorted(s.id for s in gb.students)
 
 
-def write_variants(release_dir: Path, root: Path, assignment: str, students: list[str]) -> int:
-    """Each student's copy of each notebook of ``release_dir`` that has variant cells, under ``.variants/``;
-    how many notebooks have them (0: nothing written)."""
-    from autograder.grading.seeds import variant_secret
+def _variant_notebooks(release_dir: Path, root: Path, assignment: str) -> list[tuple[Path, object, object]]:
+    """The notebooks of ``release_dir`` with per-student variants: (path, released notebook, solution).  The
+    bugs a planted answer cell may carry are listed in the solution alone, never in a release."""
     from autograder.values import course
 
-    notebooks = []
-    marks = course.markers(root)
+    found = []
     for path in sorted(release_dir.glob("*.ipynb")):
         nb = nbformat.read(path, as_version=4)
         source = course.Assignment(assignment, root).solution(path.stem)
-        # the bugs a planted answer cell may carry are listed in the solution alone, never in a release
         solution = course.read(source) if source.is_file() else nb
         if variants.params(solution):
-            notebooks.append((path, nb, solution))
+            found.append((path, nb, solution))
+    return found
+
+
+def _copies(notebooks: list, root: Path, assignment: str, students: list[str]):
+    """Each student's copy of each of ``notebooks`` (:func:`_variant_notebooks`): (student, file name, notebook)."""
+    from autograder.grading.seeds import variant_secret
+    from autograder.values import course
+
     if not notebooks:
-        return 0
-    secret = variant_secret(root, assignment)
-    base = release_dir / VARIANTS
-    base.mkdir(exist_ok=True)
+        return
+    secret, marks = variant_secret(root, assignment), course.markers(root)
     for student in students:
-        if not student or "/" in student or student.startswith("."):
-            continue  # not a name a folder can carry; nbgrader's exchange refuses such an id too
-        (base / student).mkdir(exist_ok=True)
         for path, nb, solution in notebooks:
             drawn = variants.draw(solution, secret, assignment, path.stem, student)
-            mine = variants.plant(variants.render(nb, drawn), solution, drawn, marks)
-            nbformat.write(mine, base / student / path.name)
+            yield student, path.name, variants.plant(variants.render(nb, drawn), solution, drawn, marks)
+
+
+def write_variants(release_dir: Path, root: Path, assignment: str, students: list[str]) -> int:
+    """Each student's copy of each notebook of ``release_dir`` that has variant cells, under ``.variants/``;
+    how many notebooks have them (0: nothing written)."""
+    notebooks = _variant_notebooks(release_dir, root, assignment)
+    if not notebooks:
+        return 0
+    base = release_dir / VARIANTS
+    base.mkdir(exist_ok=True)
+    # a name no folder can carry is left out; nbgrader's exchange refuses such an id too
+    named = [s for s in students if s and "/" not in s and not s.startswith(".")]
+    for student, name, nb in _copies(notebooks, root, assignment, named):
+        (base / student).mkdir(exist_ok=True)
+        nbformat.write(nb, base / student / name)
     return len(notebooks)
+
+
+def make_own(release_dir: Path, root: Path, assignment: str, student: str) -> None:
+    """Make the release in ``release_dir`` ``student``'s own: each variant notebook replaced by their copy."""
+    for _, name, nb in _copies(_variant_notebooks(release_dir, root, assignment), root, assignment, [student]):
+        nbformat.write(nb, release_dir / name)
 
 
 class VariantRelease(ExchangeReleaseAssignment):
@@ -102,16 +122,14 @@ class VariantFetch(ExchangeFetchAssignment):
         return sid if sid and sid != "*" else os.environ.get("JUPYTERHUB_USER") or get_username()
 
     def copy_files(self):
-        mine = Path(self.src_path) / VARIANTS
-        if mine.is_dir():
-            who = self.student()
-            if not (mine / who).is_dir():
-                self.fail(f"No copy of {self.coursedir.assignment_id} was released for {who}: ask your instructor "
-                          "to add you to the course's roster and release it again.")
-        before = {p for p in Path(self.dest_path).rglob("*")} if os.path.isdir(self.dest_path) else set()
+        mine = Path(self.src_path) / VARIANTS / self.student()
+        if mine.parent.is_dir() and not mine.is_dir():
+            self.fail(f"No copy of {self.coursedir.assignment_id} was released for {mine.name}: ask your instructor "
+                      "to add you to the course's roster and release it again.")
+        before = set(Path(self.dest_path).rglob("*")) if os.path.isdir(self.dest_path) else set()
         super().copy_files()
         if mine.is_dir():
-            for src in sorted((mine / self.student()).glob("*.ipynb")):
+            for src in sorted(mine.glob("*.ipynb")):
                 dest = Path(self.dest_path) / src.name
                 if dest not in before:  # fetched just now: the student's own copy takes its place
                     shutil.copyfile(src, dest)

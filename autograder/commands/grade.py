@@ -185,6 +185,7 @@ def run(args) -> int:
     limits = Limits.from_env()
     store = ResultStore(root)
     data: dict[tuple[str, str, str], NotebookData] = {}
+    secrets: dict[str, bytes] = {}  # each assignment's variant secret, read once
     jobs, kept, recorded = [], [], []
     in_gradebook = recorded_in_gradebook(db_url)
     held = {id(f): (f, when) for f in todo if (when := unreadable_nbgrader_time(root, f)) is not None}
@@ -196,7 +197,9 @@ def run(args) -> int:
     for f in todo:
         d = NotebookData.loaded(f.assignment, f.notebook)
         if d.has_variants:  # graded on the student's own variant, drawn again from the student id
-            d = d.for_student(f.student, seeds_mod.variant_secret(root, f.assignment.name))
+            if f.assignment.name not in secrets:
+                secrets[f.assignment.name] = seeds_mod.variant_secret(root, f.assignment.name)
+            d = d.for_student(f.student, secrets[f.assignment.name])
         data[d.key] = d
         inputs = run_inputs(d, f.path, seeds[f.assignment.name], limits)
         job = Job(d, f.student, str(f.path), seeds[f.assignment.name], sandbox_on, inputs_key(inputs),

@@ -23,7 +23,7 @@ from pathlib import Path
 from autograder import PACKAGE_DIR
 from autograder.adapters import generate
 from autograder.adapters import roster as roster_mod
-from autograder.adapters.exchange import VARIANTS, write_variants
+from autograder.adapters.exchange import make_own
 from autograder.commands import release
 from autograder.values import course, learner_view, support, variants
 from autograder.values.errors import UserError
@@ -149,10 +149,7 @@ def _fill(dest: Path, names: list[str], root: Path, student: str | None = None) 
         for name in names:
             src = Path(tmp) / name
             if student is not None:  # the student's own variant, in the notebook and in its pristine copy
-                write_variants(src, root, name, [student])
-                for mine in (src / VARIANTS / student).glob("*.ipynb"):
-                    shutil.copyfile(mine, src / mine.name)
-                shutil.rmtree(src / VARIANTS, ignore_errors=True)
+                make_own(src, root, name, student)
             shutil.copytree(src, dest / "notebooks" / name, ignore=shutil.ignore_patterns("__pycache__"))
             shutil.copytree(src, dest / PRISTINE / name, ignore=shutil.ignore_patterns("__pycache__"))
             # what this release wrote, so that `autograder release` in the pack keeps a learner's edits aside
