@@ -51,13 +51,30 @@ class SolutionRun:
     references: dict[str, dict] = field(default_factory=dict)
 
 
+VARIANT_LINE = "# variant: "
+
+
+def answer_variant(path: Path) -> dict:
+    """The per-student variant an answer file is written for: its leading comment line
+    ``# variant: {"PARAM": value}`` (JSON), or {} for the default variant."""
+    for line in path.read_text().splitlines():
+        if not line.startswith("#"):
+            break
+        if line.startswith(VARIANT_LINE):
+            return json.loads(line[len(VARIANT_LINE):])
+    return {}
+
+
 def variant_files(notebook: str) -> dict[str, list[Path]]:
+    """Each exercise's correct_*.py and wrong_*.py judged under the default variant.
+
+    A copied_*.py is judged under the other per-student variants, where the default one it copies is not the
+    learner's, and so is a wrong_*.py written for one of them (:func:`answer_variant`); both are
+    tests/test_variant_notebooks.py's."""
     base = ANSWERS / notebook
     if not base.is_dir():
         return {}
-    # correct_*.py and wrong_*.py; a copied_*.py is judged under other per-student variants
-    # (tests/test_variant_notebooks.py), where the default one it copies is not the learner's
-    return {d.name: sorted(p for p in d.glob("*.py") if not p.name.startswith("copied_"))
+    return {d.name: sorted(p for p in d.glob("*.py") if not p.name.startswith("copied_") and not answer_variant(p))
             for d in sorted(base.iterdir()) if d.is_dir()}
 
 

@@ -5,10 +5,17 @@ parameters other than the default (which ``tests/test_notebooks.py`` covers):
 
 1. the reference solution runs top to bottom and passes its own tests, visible and hidden: it is what
    each student of that variant is graded against;
-2. each ``tests/answers/NN/exN_M/copied_default.py`` (an answer with the default variant's numbers
-   written in, what a classmate would hand over) fails that exercise, on the hidden tests alone too;
-3. every ``correct_*.py`` of an exercise with a variant still passes (under the first combination).
+2. each exercise whose answer or test cells name a parameter is judged once for each set of values of those
+   parameters other than the default:
 
+   * its ``tests/answers/NN/exN_M/copied_default.py`` (an answer with the default variant's values written
+     in, what a classmate would hand over) fails, on the hidden tests alone too;
+   * every ``wrong_*.py`` written for those values (a leading ``# variant: {"PARAM": value}`` line, the
+     classic mistakes of one variant) fails, on the hidden tests alone too;
+   * every ``correct_*.py`` passes.
+
+Every notebook with variants or planted bugs has at least three combinations, so that two students mostly
+differ.
 Planted bugs are checked by ``tests/test_plants.py`` (each bug's text is a ``wrong_*.py`` answer, which
 ``tests/test_notebooks.py`` grades).
 """
@@ -16,9 +23,11 @@ Planted bugs are checked by ``tests/test_plants.py`` (each bug's text is a ``wro
 from __future__ import annotations
 
 import itertools
+import math
+import re
 
 import pytest
-from harness import ANSWERS, ROOT, NotebookSession, variant_files
+from harness import ANSWERS, ROOT, NotebookSession, answer_variant
 
 from autograder.values import course, variants
 
@@ -42,43 +51,75 @@ def combinations(nb) -> list[dict]:
 WITH_VARIANTS = [(a, n) for a, n in NOTEBOOKS if cell_params(course.read(course.Assignment(a, ROOT).solution(n)))]
 
 
-def owners(nb) -> dict[str, set[str]]:
-    """Each exercise with a variant cell, and its parameters."""
-    return {variants.VARIANT_ID_RE.match(course.grade_id(c)).group(1): set(variants.spec(c))
-            for c in nb.cells if variants.is_variant_cell(c)}
+def uses(nb) -> dict[str, list[str]]:
+    """Each exercise whose answer or test cells name a parameter, and the parameters they name."""
+    params = cell_params(nb)
+    found: dict[str, list[str]] = {}
+    for ex in course.exercises(nb):
+        text = "\n".join(nb.cells[i].source for i in [*ex.solution_cells, ex.test_cell])
+        named = [p for p in params if re.search(rf"\b{re.escape(p)}\b", text)]
+        if named:
+            found[ex.id] = named
+    return found
 
 
 def test_three_notebooks_give_students_their_own_variant():
     assert len(WITH_VARIANTS) >= 3, WITH_VARIANTS
 
 
+def test_two_students_mostly_differ():
+    """Draws are uniform over a notebook's combinations of choices (variant parameters and planted bugs), so two
+    students get the same notebook with probability 1 / (number of combinations): at most a third."""
+    few = {}
+    for a in course.assignments(ROOT):
+        for name in a.notebooks():
+            nb = course.read(a.solution(name))
+            counts = [len(v) for v in cell_params(nb).values()] + [len(variants.plants(c)) for c in nb.cells if variants.plants(c)]
+            if counts and math.prod(counts) < 3:
+                few[name] = math.prod(counts)
+    assert not few, f"notebooks where two students share a variant too often (combinations): {few}"
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("assignment,notebook", WITH_VARIANTS, ids=[n for _, n in WITH_VARIANTS])
 def test_every_variant(assignment, notebook):
     solution = course.read(course.Assignment(assignment, ROOT).solution(notebook))
-    files = {ex: found + sorted((ANSWERS / notebook / ex).glob("copied_*.py")) for ex, found in variant_files(notebook).items()}
-    mine = owners(solution)
-    for ex_id in mine:
-        assert any(f.name == "copied_default.py" for f in files.get(ex_id, [])), \
-            f"{ex_id}: no tests/answers/{notebook}/{ex_id}/copied_default.py"
+    default = {k: v[0] for k, v in cell_params(solution).items()}
+    used = uses(solution)
+    assert used, f"{notebook}: no exercise names a variant parameter"
+    files: dict[str, list] = {}
+    for ex_id in used:
+        folder = ANSWERS / notebook / ex_id
+        files[ex_id] = sorted(folder.glob("*.py"))
+        assert (folder / "copied_default.py").is_file(), f"{ex_id}: no tests/answers/{notebook}/{ex_id}/copied_default.py"
+    judged: set = set()
     problems = []
-    for n, values in enumerate(combinations(solution)):
+    for values in combinations(solution):
         with NotebookSession(assignment, notebook, variant=values) as s:
             run = s.run_solution()
             problems += [f"{values}: solution: {e}" for e in run.errors]
             if run.errors:
                 continue
             for ex in s.exercises:
-                if ex.id not in mine:
-                    continue
-                for f in files.get(ex.id, []):
-                    if f.name == "copied_default.py":
-                        for hidden_only in (False, True):
-                            if s.try_answer(ex, f.read_text(), hidden_only=hidden_only).passed:
-                                problems.append(f"{values}: {ex.id}/copied_default.py passes"
-                                                + (" the hidden tests alone" if hidden_only else ""))
-                    elif f.name.startswith("correct_") and n == 0:
+                seen = {p: values[p] for p in used.get(ex.id, [])}
+                if not seen or seen == {p: default[p] for p in seen} or (ex.id, *seen.items()) in judged:
+                    continue      # this exercise sees the default variant here, or saw these values already
+                judged.add((ex.id, *seen.items()))
+                for f in files[ex.id]:
+                    written_for = answer_variant(f)
+                    if written_for and any(values.get(k) != v for k, v in written_for.items()):
+                        continue
+                    if f.name.startswith("correct_"):
                         outcome = s.try_answer(ex, f.read_text())
                         if not outcome.passed:
                             problems.append(f"{values}: {ex.id}/{f.name} was rejected: {outcome.message[:300]}")
+                    elif f.name.startswith("copied_") or written_for:
+                        judged.add(f)
+                        for hidden_only in (False, True):
+                            if s.try_answer(ex, f.read_text(), hidden_only=hidden_only).passed:
+                                problems.append(f"{values}: {ex.id}/{f.name} passes"
+                                                + (" the hidden tests alone" if hidden_only else ""))
+    for ex_id, found in files.items():
+        problems += [f"{ex_id}/{f.name}: written for {answer_variant(f)}, a variant no exercise saw"
+                     for f in found if answer_variant(f) and f not in judged]
     assert not problems, "\n".join(problems)

@@ -1,0 +1,13 @@
+# copied from a classmate whose variant is the default, PAD_SIDE = "right": right padding is hard-coded,
+# so it is wrong under "left"
+# Exercise 1.3
+def pad_batch(seqs, pad_value=0):
+    """Pad a list of 1-D tensors into (padded (B, T), lengths (B,) int64), keeping their dtype and device."""
+    side = PAD_SIDE  # your variant's side of the padding: "right" or "left"
+    first = seqs[0]
+    lengths = torch.tensor([len(s) for s in seqs], dtype=torch.int64, device=first.device)
+    T = max(len(s) for s in seqs)
+    padded = first.new_full((len(seqs), T), pad_value)
+    for b, s in enumerate(seqs):
+        padded[b, : len(s)] = s
+    return padded, lengths
