@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml scripts/setup.sh
 ## the main job: release the notebooks, grade the sample submissions, print scores, write feedback
 demo: setup
 	$(PY) -m autograder release
-	$(PY) -m autograder grade --submissions examples/submissions --workers $(WORKERS) --force
+	$(PY) -m autograder grade --submissions examples/submissions --default-variant --workers $(WORKERS) --force
 	$(PY) -m autograder feedback
 	$(PY) -m autograder export --to grades.csv
 

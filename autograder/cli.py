@@ -97,6 +97,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the submission time of the --student given, e.g. '2026-11-20 17:05:00 UTC' (kept in "
                         ".autograder/times/, outside the submission; it outranks every other source)")
     s.add_argument("--force", action="store_true", help="regrade even what is already graded")
+    s.add_argument("--default-variant", action="store_true",
+                   help="grade every student on the default variant (the one notebooks/ holds) rather than their "
+                        "own: for a class handed one copy for all (handout --default-variant) and for the sample "
+                        "submissions of make demo")
     s.add_argument("--full", action="store_true", help=FULL_HELP)
     s.add_argument("--retry-errors", action="store_true",
                    help="regrade the notebooks whose recorded result is a grader error (kept otherwise)")

@@ -198,7 +198,7 @@ def test_exchange_fetch_pack_check_and_grade(tmp_path):
     ex2 = {who: next(e for e in r["exercises"] if e["id"] == "ex0_2") for who, r in results.items()}
     assert ex2[first]["status"] == "passed" and ex2[second]["status"] != "passed", out  # judged by behaviour
     assert any("holds another variant" in t for t in results[third]["tampering"]), results[third]
-    assert f"graded on their own: {third}" in out, out
+    assert f"graded on that one: {third}" in out, out
     # nbgrader's own autograde (the formgrader's button) grades the same, with no warning for a student's own variant
     scores = attacks.gradebook_scores(course)
     out = nbgrader("autograde", A, f"--student={second}", "--force", cwd=course)  # a variant other than the default
@@ -247,3 +247,31 @@ def handed(nb_path: Path) -> str:
 def bug_of(student: str, course: Path) -> str:
     nb = nbformat.read(course / "solutions" / A / f"{A}.ipynb", as_version=4)
     return variants.draw(nb, seeds.variant_secret(course, A), A, A, student)["ex0_2_solution/bug"]
+
+
+def test_a_class_handed_one_copy_for_all_is_graded_on_it(tmp_path):
+    """``handout --default-variant`` hands the whole class the default variant; ``grade --default-variant`` grades
+    everyone on it, so an answer right for the copy a student was handed is not failed for a variant they never saw.
+    Switching between the two never reuses a grade."""
+    course = variant_course(tmp_path / "course")
+    _, second = two_students(course)  # a student whose own variant is not the default
+    autograder(course, "handout", "--default-variant", "--to", str(tmp_path / "pack"))
+    handed_out = tmp_path / "pack" / "notebooks" / A / f"{A}.ipynb"
+    assert held_step(handed_out) == CHOICES[0]
+    (course / "submitted" / second / A).mkdir(parents=True)
+    submission = course / "submitted" / second / A / f"{A}.ipynb"
+    shutil.copy(handed_out, submission)
+    set_answers(submission, {**copied(CHOICES[0]), "ex0_2_solution": RIGHT["ex0_2_solution"]})
+
+    def ex1_status(out) -> str:
+        result = json.loads((course / ".autograder" / "results" / A / second / f"{A}.json").read_text())["result"]
+        return next(e for e in result["exercises"] if e["id"] == "ex0_1")["status"]
+
+    on_own = autograder(course, "grade", A).stdout
+    assert ex1_status(on_own) != "passed" and f"graded on that one: {second}" in on_own, on_own
+    assert "grade with --default-variant" in on_own, on_own
+    on_default = autograder(course, "grade", A, "--default-variant").stdout
+    assert ex1_status(on_default) == "passed", on_default
+    assert "graded 1 notebook(s)" in on_default and "another variant" not in on_default, on_default
+    again = autograder(course, "grade", A).stdout  # the default's grade is not kept for the student's own variant
+    assert "graded 1 notebook(s)" in again and ex1_status(again) != "passed", again

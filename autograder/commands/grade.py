@@ -196,7 +196,9 @@ def run(args) -> int:
     todo = [f for f in todo if id(f) not in held]
     for f in todo:
         d = NotebookData.loaded(f.assignment, f.notebook)
-        if d.has_variants:  # graded on the student's own variant, drawn again from the student id
+        # graded on the student's own variant, drawn again from the student id, unless the class was handed the
+        # default one (its cell in a submission that holds another is then restored to the default, with a note)
+        if d.has_variants and not getattr(args, "default_variant", False):
             if f.assignment.name not in secrets:
                 secrets[f.assignment.name] = seeds_mod.variant_secret(root, f.assignment.name)
             d = d.for_student(f.student, secrets[f.assignment.name])
@@ -308,7 +310,8 @@ def run(args) -> int:
     print(f"graded {len(jobs)} notebook(s) in {time.monotonic() - start:.1f} s with {workers} worker(s)")
     print(change_list(changes))
     print(time_sources(results.values()))
-    for warning in (untrusted_times(results.values()), other_variants(results.values())):
+    for warning in (untrusted_times(results.values()),
+                    other_variants(results.values(), getattr(args, "default_variant", False))):
         if warning:
             print(warning)
     for f, when in held.values():
@@ -396,18 +399,23 @@ def time_sources(results) -> str:
     return "submission times from: " + ", ".join(f"{source} ({n})" for source, n in sorted(counts.items()))
 
 
-def other_variants(results) -> str:
-    """The warning for submissions that hold another variant than the one drawn for their student: one such
-    notebook was edited or fetched without the course's settings; many say the variants' secret changed
-    (``.autograder/variant_seeds.json`` replaced or lost) or that the class got one copy for all."""
+def other_variants(results, default_variant: bool = False) -> str:
+    """The warning for submissions that hold another variant than the one their student is graded on (their
+    own, drawn from their id, or the default one with ``--default-variant``): one such notebook was edited or
+    fetched without the course's settings; many say the variants' secret changed (``.autograder/
+    variant_seeds.json`` replaced or lost), that the class got one copy for all, or, with ``--default-variant``,
+    that it got its own copies."""
     named = sorted({r.student for r in results if any(VARIANT_NOTE in t for t in r.tampering)})
     if not named:
         return ""
-    return (f"warning: {len(named)} student(s) handed in another variant than their own, and were graded on their own: "
-            f"{', '.join(named[:20])}{' ...' if len(named) > 20 else ''}.\n"
-            "  If most of a class is named, the variants were not the ones handed out: restore .autograder/"
-            "variant_seeds.json from a backup if it was replaced, and hand out one copy per student (README: "
-            "per-student variants).")
+    return (f"warning: {len(named)} student(s) handed in another variant than the one they are graded on, and were "
+            f"graded on that one: {', '.join(named[:20])}{' ...' if len(named) > 20 else ''}.\n"
+            + ("  Everyone was graded on the default variant (--default-variant): if these students were handed "
+               "their own copies, grade without it." if default_variant else
+               "  If most of a class is named, the variants were not the ones handed out: restore .autograder/"
+               "variant_seeds.json from a backup if it was replaced, and hand out one copy per student (README: "
+               "per-student variants); if the class was handed one copy for all on purpose (handout "
+               "--default-variant), grade with --default-variant."))
 
 
 def untrusted_times(results) -> str:

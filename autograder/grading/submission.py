@@ -79,7 +79,7 @@ def _meta_signature(cell) -> dict:
     return {k: m.get(k) for k in ("grade", "solution", "locked", "points", "task")}
 
 
-VARIANT_NOTE = "holds another variant than this student's"
+VARIANT_NOTE = "holds another variant than the one this student is graded on"
 
 
 def merge(student: nbformat.NotebookNode | None, release: nbformat.NotebookNode,
@@ -151,7 +151,7 @@ def merge(student: nbformat.NotebookNode | None, release: nbformat.NotebookNode,
             if variants.is_variant_cell(ref):
                 if variants.values_in(cell) != variants.values_in(ref):
                     mine = ", ".join(f"{k} = {v!r}" for k, v in variants.values_in(ref).items())
-                    tamper.append(f"variant cell {gid} {VARIANT_NOTE} (graded with the student's own: {mine})")
+                    tamper.append(f"variant cell {gid} {VARIANT_NOTE} (graded with {mine})")
             elif cell.get("source", "") not in (ref.source, getattr(sol_by_id.get(gid), "source", None)):
                 tamper.append(f"test cell {gid} was edited (the original tests were run)")
             out.append(trusted(gid))
