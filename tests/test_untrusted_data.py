@@ -132,6 +132,11 @@ def test_visible_failures_are_told_with_the_instructors_words():
     other = messages.visible_failure(LEAK, 1, SOURCE)
     assert "SECRET" not in other and "an exception" in other
     assert messages.exception_name("RuntimeError: boom") == "RuntimeError"
+    # a per-student variant's parameter, named alone, shows the value the grader drew; nothing else does
+    varied = 'assert ok, f"pad on the {SIDE} ({SIDE!r}, {SIDE:>6}, {SIDE.upper()}, {x})"\n'
+    assert messages.visible_failure(a, 1, varied, {"SIDE": "left"}) == \
+        "AssertionError: pad on the left ('left', …, …, …)"
+    assert messages.visible_failure(a, 1, varied) == "AssertionError: pad on the … (…, …, …, …)"
 
 
 def test_submission_times_say_where_they_come_from(tmp_path):

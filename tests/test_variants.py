@@ -59,7 +59,7 @@ def variant_course(dest: Path) -> Path:
     answer.source = answer.source.replace("return x + 1", "return x + STEP")
     tests.source = tests.source.replace("assert torch.equal(add_one(torch.zeros(2)), torch.ones(2)), \"add_one(0) must be 1\"",
                                         "assert torch.equal(add_one(torch.zeros(2)), torch.full((2,), float(STEP))), "
-                                        "\"add_one(0) must be STEP\"")
+                                        "f\"add_one(0) must be STEP = {STEP}, your variant's\"")
     assert "STEP" in tests.source and "STEP" in answer.source
     planted = next(c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade_id") == "ex0_2_solution")
     planted.metadata["autograder"] = {"plant": BUGS}
@@ -194,6 +194,8 @@ def test_exchange_fetch_pack_check_and_grade(tmp_path):
     ex1 = {who: next(e for e in r["exercises"] if e["id"] == "ex0_1") for who, r in results.items()}
     assert ex1[first]["status"] == "passed", out
     assert ex1[second]["status"] != "passed", out  # the copied number is not theirs
+    # told with the instructor's words and the value the grader drew for them
+    assert f"add_one(0) must be STEP = {step_of(second, course)}, your variant's" in ex1[second]["message"], ex1[second]
     assert ex1[third]["status"] != "passed", out
     ex2 = {who: next(e for e in r["exercises"] if e["id"] == "ex0_2") for who, r in results.items()}
     assert ex2[first]["status"] == "passed" and ex2[second]["status"] != "passed", out  # judged by behaviour

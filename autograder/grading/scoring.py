@@ -13,7 +13,7 @@ import json
 import nbformat
 
 from autograder.grading.submission import attempted
-from autograder.values import course, judge, messages, outputs, wire
+from autograder.values import course, judge, messages, outputs, variants, wire
 from autograder.values.records import CellOutcome, ExerciseResult, Reference
 
 
@@ -55,24 +55,26 @@ def outcomes(nb: nbformat.NotebookNode, exercises: list[course.Exercise]) -> dic
     return found
 
 
-def verdict(entry: CellOutcome, reference: dict | None, visible_source: str | None = None) -> tuple[bool, str, str]:
-    ok, message, hint, _ = judged(entry, reference, visible_source)
+def verdict(entry: CellOutcome, reference: dict | None, visible_source: str | None = None,
+            known: dict | None = None) -> tuple[bool, str, str]:
+    ok, message, hint, _ = judged(entry, reference, visible_source, known)
     return ok, message, hint
 
 
-def judged(entry: CellOutcome, reference: dict | None,
-           visible_source: str | None = None) -> tuple[bool, str, str, list[judge.Check]]:
+def judged(entry: CellOutcome, reference: dict | None, visible_source: str | None = None,
+           known: dict | None = None) -> tuple[bool, str, str, list[judge.Check]]:
     """Pass/fail of one executed test cell (visible asserts passed and observations match the
     reference), the message, and the concepts that failed.
 
     Given the test cell's ``visible_source``, a failed visible test is told from trusted text
-    only (:mod:`autograder.values.messages`); without it, the raw error is returned (for authors' tools)."""
+    only (:mod:`autograder.values.messages`), with the variant's values ``known``; without it, the raw error is
+    returned (for authors' tools)."""
     if not entry.ran:
         return False, "the tests did not run", "", []
     if entry.error:
         if visible_source is None:
             return False, entry.error, "", []
-        return False, messages.visible_failure(entry.error_name, entry.error_line, visible_source), "", []
+        return False, messages.visible_failure(entry.error_name, entry.error_line, visible_source, known), "", []
     v = judge.judge(reference, entry.payload)
     if v.passed:
         return True, "", "", []
@@ -84,6 +86,7 @@ def score(data, got: dict[str, CellOutcome], refs: Reference | None, student: nb
     """Each exercise's result (``data`` is the notebook's :class:`autograder.grading.coursedata.NotebookData`;
     ``refs`` None: visible tests only)."""
     visible = data.visible_tests()
+    known = variants.bound(data.release)  # the student's variant, as the grader drew and rendered it
     results = []
     for ex in data.exercises:
         entry = got.get(ex.id) or CellOutcome()
@@ -94,11 +97,11 @@ def score(data, got: dict[str, CellOutcome], refs: Reference | None, student: nb
             r.message = "the tests did not run" + (f": {run_error}" if run_error else "")
         elif refs is None:
             if entry.error:
-                r.message = messages.visible_failure(entry.error_name, entry.error_line, visible.get(ex.id))
+                r.message = messages.visible_failure(entry.error_name, entry.error_line, visible.get(ex.id), known)
             else:
                 r.status, r.score = "passed", ex.points  # visible tests only
         else:
-            ok, r.message, r.hint, failures = judged(entry, refs.of(ex.id), visible.get(ex.id, ""))
+            ok, r.message, r.hint, failures = judged(entry, refs.of(ex.id), visible.get(ex.id, ""), known)
             if ok:
                 r.status, r.score = "passed", ex.points
             elif entry.error:

@@ -6,8 +6,9 @@ a learner's object, an exception's text, a traceback.  Messages that reach a lea
 therefore built here from trusted text only:
 
 * a failed visible assert is reported with the *instructor's* message, taken from the test
-  cell's own source at the line the traceback names (an f-string's values become ``…``);
-  at worst a forged traceback chooses among the instructor's messages;
+  cell's own source at the line the traceback names (an f-string's values become ``…``, but for
+  a per-student variant's parameter, named alone, whose value the grader itself drew); at worst a
+  forged traceback chooses among the instructor's messages;
 * any other exception is named only when it is one of Python's own exception classes.
 
 The raw text stays in the instructor's record (``detail``), never in feedback.
@@ -41,8 +42,17 @@ def traceback_line(traceback: object) -> int | None:
     return None
 
 
-def assert_template(source: str, line: int | None) -> str | None:
-    """The message of the ``assert`` of ``source`` that spans ``line``, values shown as ``…``."""
+def _field(value: ast.FormattedValue, known: dict) -> str:
+    """An f-string's field as a learner may see it: a known parameter's value, formatted as written; else ``…``."""
+    if not isinstance(value.value, ast.Name) or value.value.id not in known or value.format_spec is not None:
+        return "…"
+    v = known[value.value.id]
+    return {ord("r"): repr, ord("a"): ascii}.get(value.conversion, str)(v)
+
+
+def assert_template(source: str, line: int | None, known: dict | None = None) -> str | None:
+    """The message of the ``assert`` of ``source`` that spans ``line``, values shown as ``…`` (but the
+    trusted values ``known`` by name: a per-student variant's parameters)."""
     if line is None:
         return None
     try:
@@ -55,15 +65,16 @@ def assert_template(source: str, line: int | None) -> str | None:
             if isinstance(msg, ast.Constant) and isinstance(msg.value, str):
                 return msg.value
             if isinstance(msg, ast.JoinedStr):
-                return "".join(v.value if isinstance(v, ast.Constant) else "…" for v in msg.values)
+                return "".join(v.value if isinstance(v, ast.Constant) else _field(v, known or {}) for v in msg.values)
             return "(this assert has no message)"
     return None
 
 
-def visible_failure(name: str | None, line: int | None, test_source: str | None) -> str:
-    """The learner-facing message for a test cell that raised ``name`` at its ``line``, from trusted text only."""
+def visible_failure(name: str | None, line: int | None, test_source: str | None, known: dict | None = None) -> str:
+    """The learner-facing message for a test cell that raised ``name`` at its ``line``, from trusted text only
+    (``known``: the student's variant, drawn by the grader)."""
     if name == "AssertionError":
-        template = assert_template(test_source or "", line)
+        template = assert_template(test_source or "", line, known)
         if template:
             return f"AssertionError: {template}"
         return "AssertionError in the visible tests"

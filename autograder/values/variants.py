@@ -172,6 +172,14 @@ def values_in(cell) -> dict[str, object]:
     return out
 
 
+def bound(nb) -> dict[str, object]:
+    """The values a notebook's variant cells bind: the variant it was rendered for (the default one as written)."""
+    out: dict[str, object] = {}
+    for cell in nb.cells:
+        out.update(values_in(cell))
+    return out
+
+
 def render_source(source: str, values: dict) -> str:
     """``source`` with each top-level ``NAME = literal`` of ``values`` bound to its value instead."""
     lines = source.splitlines(keepends=True)
