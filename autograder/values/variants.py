@@ -180,6 +180,13 @@ def bound(nb) -> dict[str, object]:
     return out
 
 
+def _literal(value: object, written: bytes) -> str:
+    """``value`` as a Python literal, a string in the double quotes of the literal it replaces where it can be."""
+    if isinstance(value, str) and written.startswith(b'"') and not any(c in value for c in '"\\\n'):
+        return f'"{value}"'
+    return repr(value)
+
+
 def render_source(source: str, values: dict) -> str:
     """``source`` with each top-level ``NAME = literal`` of ``values`` bound to its value instead."""
     lines = source.splitlines(keepends=True)
@@ -192,7 +199,7 @@ def render_source(source: str, values: dict) -> str:
         if name in values:
             start = offsets[node.lineno - 1] + node.col_offset
             end = offsets[node.end_lineno - 1] + node.end_col_offset
-            spans.append((start, end, repr(values[name]).encode("utf-8")))
+            spans.append((start, end, _literal(values[name], raw[start:end]).encode("utf-8")))
     for start, end, text in sorted(spans, reverse=True):
         raw = raw[:start] + text + raw[end:]
     return raw.decode("utf-8")
