@@ -136,13 +136,14 @@ from nbclient import NotebookClient
 sys.path.insert(0, sys.argv[1])
 from autograder.values import course
 from autograder.grading.execute import kernel_arguments, launch_env
-from autograder.values import support
+from autograder.values import support, variants
 from autograder.grading.submission import arm_hidden_tests
 root, subs = Path(sys.argv[1]), json.loads(Path(sys.argv[2]).read_text())
 out = {}
 for nb in sorted({s["notebook"] for s in subs}):
     a = course.Assignment(nb, root)
-    sol = arm_hidden_tests(course.read(a.solution(nb)), 1234)
+    plain = course.read(a.solution(nb))
+    sol = arm_hidden_tests(plain, 1234, course.Markers(), variant=variants.bound(plain))
     exercises = course.exercises(sol)
     with tempfile.TemporaryDirectory() as tmp:
         support.copy_listed(a.solution_dir, support.listed(a.solution_dir), Path(tmp))

@@ -95,7 +95,8 @@ class NotebookSession:
                                       self.solution, variant or {}, self.markers)
         self.exercises = course.exercises(self.solution)
         # what grading runs for the reference: each hidden test armed with its own seed
-        self.armed = arm_hidden_tests(copy.deepcopy(self.solution), SEED, self.markers)
+        self.armed = arm_hidden_tests(copy.deepcopy(self.solution), SEED, self.markers,
+                                      variant=variants.bound(self.solution))
         self.cell_timeout = cell_timeout
         # one kernel serves every answer variant of the notebook: the per-cell limits are grading's, the
         # whole-notebook ones (CPU seconds, output kept) grow to a session that runs the notebook many times
@@ -240,6 +241,10 @@ class NotebookSession:
             self.restore(ex)
 
     def restore(self, ex: course.Exercise) -> None:
+        # the variant's values first: an answer may have bound a parameter again (copied_rebinds_default.py)
+        for cell in self.solution.cells:
+            if variants.is_variant_cell(cell):
+                self.run(cell.source)
         for i in ex.solution_cells:
             self.run(self.solution.cells[i].source)
 
@@ -250,7 +255,7 @@ class NotebookSession:
     def payload_with_seed(self, ex: course.Exercise, seed: int) -> dict | None:
         """The observations of the exercise's test cell armed with ``seed`` instead of the session's."""
         one = nbformat.v4.new_notebook(cells=[copy.deepcopy(self.solution.cells[ex.test_cell])])
-        tc = arm_hidden_tests(one, seed, self.markers).cells[0]
+        tc = arm_hidden_tests(one, seed, self.markers, variant=variants.bound(self.solution)).cells[0]
         return cell_outcome(self.run(tc.source, course.nbgrader_meta(tc)), ex.id).payload
 
 

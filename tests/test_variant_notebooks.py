@@ -9,7 +9,9 @@ parameters other than the default (which ``tests/test_notebooks.py`` covers):
    parameters other than the default:
 
    * its ``tests/answers/NN/exN_M/copied_default.py`` (an answer with the default variant's values written
-     in, what a classmate would hand over) fails, on the hidden tests alone too;
+     in, what a classmate would hand over) fails, on the hidden tests alone too, and so does every other
+     ``copied_*.py`` (``copied_rebinds_default.py``: the same with the default's value bound again in the answer
+     cell, for tests that build their inputs from the parameter);
    * every ``wrong_*.py`` written for those values (a leading ``# variant: {"PARAM": value}`` line, the
      classic mistakes of one variant) fails, on the hidden tests alone too;
    * every ``correct_*.py`` passes.

@@ -187,6 +187,12 @@ def _literal(value: object, written: bytes) -> str:
     return repr(value)
 
 
+def binding_lines(values: dict, source: str) -> str:
+    """``NAME = literal`` lines binding each parameter of ``values`` that ``source`` names (a hidden-test block)."""
+    return "".join(f"{name} = {value!r}\n" for name, value in values.items()
+                   if re.search(rf"\b{re.escape(name)}\b", source))
+
+
 def render_source(source: str, values: dict) -> str:
     """``source`` with each top-level ``NAME = literal`` of ``values`` bound to its value instead."""
     lines = source.splitlines(keepends=True)
