@@ -241,7 +241,7 @@ class NotebookSession:
             self.restore(ex)
 
     def restore(self, ex: course.Exercise) -> None:
-        # the variant's values first: an answer may have bound a parameter again (copied_rebinds_default.py)
+        # the variant's values first: an answer may have bound a parameter again (tests/test_variant_notebooks.py)
         for cell in self.solution.cells:
             if variants.is_variant_cell(cell):
                 self.run(cell.source)

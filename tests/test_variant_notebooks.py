@@ -9,9 +9,9 @@ parameters other than the default (which ``tests/test_notebooks.py`` covers):
    parameters other than the default:
 
    * its ``tests/answers/NN/exN_M/copied_default.py`` (an answer with the default variant's values written
-     in, what a classmate would hand over) fails, on the hidden tests alone too, and so does every other
-     ``copied_*.py`` (``copied_rebinds_default.py``: the same with the default's value bound again in the answer
-     cell, for tests that build their inputs from the parameter);
+     in, what a classmate would hand over) fails, on the hidden tests alone too; so does every other
+     ``copied_*.py``, and each of them with the default's values bound again at the top of the answer cell
+     (for tests that build their inputs from a parameter, which the grader binds again itself);
    * every ``wrong_*.py`` written for those values (a leading ``# variant: {"PARAM": value}`` line, the
      classic mistakes of one variant) fails, on the hidden tests alone too;
    * every ``correct_*.py`` passes.
@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import re
 
 import pytest
 from harness import ANSWERS, ROOT, NotebookSession, answer_variant
@@ -59,8 +58,7 @@ def uses(nb) -> dict[str, list[str]]:
     found: dict[str, list[str]] = {}
     for ex in course.exercises(nb):
         text = "\n".join(nb.cells[i].source for i in [*ex.solution_cells, ex.test_cell])
-        named = [p for p in params if re.search(rf"\b{re.escape(p)}\b", text)]
-        if named:
+        if named := variants.named(params, text):
             found[ex.id] = named
     return found
 
@@ -76,7 +74,7 @@ def test_two_students_mostly_differ():
     for a in course.assignments(ROOT):
         for name in a.notebooks():
             nb = course.read(a.solution(name))
-            counts = [len(v) for v in cell_params(nb).values()] + [len(variants.plants(c)) for c in nb.cells if variants.plants(c)]
+            counts = [len(choices) for choices in variants.params(nb).values()]
             if counts and math.prod(counts) < 3:
                 few[name] = math.prod(counts)
     assert not few, f"notebooks where two students share a variant too often (combinations): {few}"
@@ -94,7 +92,8 @@ def test_every_variant(assignment, notebook):
         folder = ANSWERS / notebook / ex_id
         files[ex_id] = sorted(folder.glob("*.py"))
         assert (folder / "copied_default.py").is_file(), f"{ex_id}: no tests/answers/{notebook}/{ex_id}/copied_default.py"
-    judged: set = set()
+    judged: set[tuple] = set()  # (exercise, its parameters' values) already judged
+    judged_files: set = set()  # the answers written for a variant that one of those judged
     problems = []
     for values in combinations(solution):
         with NotebookSession(assignment, notebook, variant=values) as s:
@@ -116,12 +115,17 @@ def test_every_variant(assignment, notebook):
                         if not outcome.passed:
                             problems.append(f"{values}: {ex.id}/{f.name} was rejected: {outcome.message[:300]}")
                     elif f.name.startswith("copied_") or written_for:
-                        judged.add(f)
-                        for hidden_only in (False, True):
-                            if s.try_answer(ex, f.read_text(), hidden_only=hidden_only).passed:
-                                problems.append(f"{values}: {ex.id}/{f.name} passes"
-                                                + (" the hidden tests alone" if hidden_only else ""))
+                        judged_files.add(f)
+                        cases = [(f.name, f.read_text())]
+                        rebind = variants.binding_lines({p: default[p] for p in seen}, f.read_text())
+                        if f.name.startswith("copied_") and rebind:
+                            cases.append((f"{f.name} with {rebind.strip()!r} above it", rebind + f.read_text()))
+                        for label, text in cases:
+                            for hidden_only in (False, True):
+                                if s.try_answer(ex, text, hidden_only=hidden_only).passed:
+                                    problems.append(f"{values}: {ex.id}/{label} passes"
+                                                    + (" the hidden tests alone" if hidden_only else ""))
     for ex_id, found in files.items():
         problems += [f"{ex_id}/{f.name}: written for {answer_variant(f)}, a variant no exercise saw"
-                     for f in found if answer_variant(f) and f not in judged]
+                     for f in found if answer_variant(f) and f not in judged_files]
     assert not problems, "\n".join(problems)

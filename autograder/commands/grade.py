@@ -194,11 +194,12 @@ def run(args) -> int:
                 (f.student, f.assignment.name, f.notebook) in in_gradebook:
             withdraw(root, db_url, f.assignment.name, f.student, f.notebook)
     todo = [f for f in todo if id(f) not in held]
+    # graded on the student's own variant, drawn again from the student id, unless the class was handed the
+    # default one (its cell in a submission that holds another is then restored to the default, with a note)
+    default_variant = getattr(args, "default_variant", False)
     for f in todo:
         d = NotebookData.loaded(f.assignment, f.notebook)
-        # graded on the student's own variant, drawn again from the student id, unless the class was handed the
-        # default one (its cell in a submission that holds another is then restored to the default, with a note)
-        if d.has_variants and not getattr(args, "default_variant", False):
+        if d.has_variants and not default_variant:
             if f.assignment.name not in secrets:
                 secrets[f.assignment.name] = seeds_mod.variant_secret(root, f.assignment.name)
             d = d.for_student(f.student, secrets[f.assignment.name])
@@ -311,7 +312,7 @@ def run(args) -> int:
     print(change_list(changes))
     print(time_sources(results.values()))
     for warning in (untrusted_times(results.values()),
-                    other_variants(results.values(), getattr(args, "default_variant", False))):
+                    other_variants(results.values(), default_variant)):
         if warning:
             print(warning)
     for f, when in held.values():

@@ -14,6 +14,7 @@ own :attr:`~NotebookData.solution_sha` (so its own reference and cached results)
 from __future__ import annotations
 
 import copy
+import functools
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -71,6 +72,12 @@ class NotebookData:
     def key(self) -> tuple[str, str, str]:
         """What names this copy among a run's: the assignment, the notebook and the variant's tag."""
         return (self.assignment.name, self.name, variants.tag(self.variant))
+
+    @functools.cached_property
+    def parameters(self) -> dict[str, object]:
+        """Each variant parameter with the value this copy binds (the default's as written): what the hidden
+        tests are armed with and what a learner's messages may show."""
+        return variants.bound(self.release)
 
     @property
     def has_variants(self) -> bool:

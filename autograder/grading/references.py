@@ -18,7 +18,7 @@ from autograder.grading.coursedata import NotebookData
 from autograder.grading.execute import Limits, execute, work_folder
 from autograder.grading.scoring import outcomes
 from autograder.grading.submission import arm_hidden_tests
-from autograder.values import support, variants
+from autograder.values import support
 from autograder.values.digest import sha
 from autograder.values.files import write_atomic
 from autograder.values.records import Reference, ShortPlan
@@ -78,7 +78,7 @@ def run_reference(data: NotebookData, seed: int, limits: Limits | None = None, s
         found = json.loads(cache.read_text())
         return Reference(observations=found["observations"], short=ShortPlan.from_dict(found.get("short")))
     store = compile_cache_store(cache_dir, data) if cache_dir and sandbox is not None else None
-    armed = arm_hidden_tests(copy.deepcopy(data.solution), seed, data.markers, variant=variants.bound(data.solution))
+    armed = arm_hidden_tests(copy.deepcopy(data.solution), seed, data.markers, variant=data.parameters)
     expressions = shortrun.reference_fingerprints(armed, data.release) if short else {}
 
     def run(nb, fingerprints, keep_cache: bool):

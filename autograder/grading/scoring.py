@@ -13,7 +13,7 @@ import json
 import nbformat
 
 from autograder.grading.submission import attempted
-from autograder.values import course, judge, messages, outputs, variants, wire
+from autograder.values import course, judge, messages, outputs, wire
 from autograder.values.records import CellOutcome, ExerciseResult, Reference
 
 
@@ -86,7 +86,7 @@ def score(data, got: dict[str, CellOutcome], refs: Reference | None, student: nb
     """Each exercise's result (``data`` is the notebook's :class:`autograder.grading.coursedata.NotebookData`;
     ``refs`` None: visible tests only)."""
     visible = data.visible_tests()
-    known = variants.bound(data.release)  # the student's variant, as the grader drew and rendered it
+    known = data.parameters  # the student's variant, as the grader drew and rendered it
     results = []
     for ex in data.exercises:
         entry = got.get(ex.id) or CellOutcome()

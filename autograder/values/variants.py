@@ -162,9 +162,12 @@ def same_but_values(source: str, recorded: str) -> bool:
 
 def values_in(cell) -> dict[str, object]:
     """The values a variant cell's source binds its parameters to (unreadable ones are left out)."""
+    declared = spec(cell)
+    if not declared:
+        return {}
     out = {}
     for name, node in bindings(cell.get("source", "")).items():
-        if name in spec(cell):
+        if name in declared:
             try:
                 out[name] = ast.literal_eval(node)
             except ValueError:
@@ -187,10 +190,14 @@ def _literal(value: object, written: bytes) -> str:
     return repr(value)
 
 
+def named(names, source: str) -> list[str]:
+    """The parameters of ``names`` that ``source`` names (as whole words), in their order."""
+    return [n for n in names if re.search(rf"\b{re.escape(n)}\b", source)]
+
+
 def binding_lines(values: dict, source: str) -> str:
     """``NAME = literal`` lines binding each parameter of ``values`` that ``source`` names (a hidden-test block)."""
-    return "".join(f"{name} = {value!r}\n" for name, value in values.items()
-                   if re.search(rf"\b{re.escape(name)}\b", source))
+    return "".join(f"{name} = {values[name]!r}\n" for name in named(values, source))
 
 
 def render_source(source: str, values: dict) -> str:

@@ -6,13 +6,12 @@ from __future__ import annotations
 from nbgrader.preprocessors import NbGraderPreprocessor
 
 from autograder.grading.submission import arm_hidden_tests
-from autograder.values import variants
 
 
 class ArmHiddenTests(NbGraderPreprocessor):
     def preprocess(self, nb, resources):
         run = resources["grading"]
         if run.hidden:
-            arm_hidden_tests(nb, run.seed, run.data.markers, variant=variants.bound(run.data.release))
+            arm_hidden_tests(nb, run.seed, run.data.markers, variant=run.data.parameters)
         run.merged = nb
         return nb, resources
