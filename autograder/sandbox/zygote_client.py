@@ -193,6 +193,15 @@ class ZygoteProcess:
     def send_signal(self, sig: int) -> None:
         if self.poll() is None:
             os.kill(self.pid, sig)
+            if sig == signal.SIGKILL:
+                self._settle()
+
+    def _settle(self, within: float = 0.2) -> None:
+        """Wait (briefly) for a killed kernel to be gone.  jupyter_client checks right after the kill and,
+        finding it alive, checks again 0.1 s later: a kernel shut down waited about that long for nothing."""
+        end = time.monotonic() + within
+        while self.poll() is None and time.monotonic() < end:
+            time.sleep(0.001)
 
     def kill(self) -> None:
         self.send_signal(signal.SIGKILL)
