@@ -5,7 +5,8 @@ One notebook tries to outlive its run and to reach the zygote (a daemon process,
 its stdin); the next notebook, forked by the same zygote, must find none of it.  Survivors of
 every kind (double fork, ``setsid``, a fork storm, processes that re-fork faster than a kill
 loop) are gone the moment the run returns; two notebooks running at the same time, in two
-grading processes, cannot see each other's processes, sockets, keys or files.
+grading processes, cannot see each other's processes, sockets, keys or files.  The child the zygote
+isolates ahead for the next notebook waits in namespaces of its own, and one that died is replaced.
 """
 
 from __future__ import annotations
@@ -169,6 +170,47 @@ def test_every_notebook_gets_a_fresh_user_id(monkeypatch):
     monkeypatch.delenv("AUTOGRADER_ZYGOTE", raising=False)
     uids = [run("import os; print('{\"uid\": %d}' % os.getuid())")[0]["uid"] for _ in range(3)]
     assert len(set(uids)) == 3, uids
+
+
+def _waiting_children() -> list:
+    """The processes below this grading process's zygote (the child it isolated ahead, between runs)."""
+    import psutil
+
+    def live(procs):  # a finished run's helper may wait, a zombie, for the zygote to reap it
+        found = []
+        for p in procs:
+            try:
+                if p.status() != psutil.STATUS_ZOMBIE and p.name() != "bwrap" \
+                        and "autograder.sandbox.zygote" in " ".join(p.cmdline()):
+                    found.append(p)
+            except psutil.Error:
+                pass
+        return found
+
+    forks = live(psutil.Process(zygote_client.zygote().proc.pid).children(recursive=True))
+    zygote = next(p for p in forks if p.ppid() not in {q.pid for q in forks})
+    return zygote, live(zygote.children(recursive=True))
+
+
+def test_the_next_child_waits_isolated_and_a_dead_one_is_replaced(monkeypatch):
+    monkeypatch.delenv("AUTOGRADER_ZYGOTE", raising=False)
+    assert run("print('{}')")[2]
+    zygote, waiting = _waiting_children()
+    deadline = time.monotonic() + 10
+    while len(waiting) < 2 and time.monotonic() < deadline:  # the helper and its kernel, forked after the reply
+        time.sleep(0.05)
+        zygote, waiting = _waiting_children()
+    assert len(waiting) == 2, waiting
+    # already in namespaces of its own, as root, with nothing of a notebook's yet
+    kernel = next(p for p in waiting if p.ppid() != zygote.pid)
+    for ns in ("pid", "mnt", "net", "ipc"):
+        assert os.readlink(f"/proc/{kernel.pid}/ns/{ns}") != os.readlink(f"/proc/{zygote.pid}/ns/{ns}"), ns
+    assert kernel.uids().real == 0
+    # a waiting child that died is replaced: the next notebook still gets a forked kernel
+    for p in waiting:
+        p.kill()
+    seen, _, _ = run("import json, os; print(json.dumps({'pid': os.getpid()}))")
+    assert seen == {"pid": 1}, "the kernel did not come from the zygote (a sandbox of its own has bwrap as process 1)"
 
 
 NEIGHBOUR = r"""
