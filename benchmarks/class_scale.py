@@ -352,8 +352,9 @@ def render(res: dict) -> str:
                      f"{60 * c['submissions'] / lim:.0f} | |")
     lines.append("")
     if res["runs"].get("stock", {}).get("from"):
-        lines.append(f"Stock nbgrader was not run again: its figure is the one measured on the same corpus on "
-                     f"{res['runs']['stock']['from']}.")
+        lines.append(f"Stock nbgrader was not run again: its figure is the one measured on {res['runs']['stock']['from']}, "
+                     "on a corpus drawn the same way (same notebooks, seed and size; answer variants added since "
+                     "change some submissions).")
     if "x_isolation_limit" in s.get("short_2", {}):
         lines.append(f"The short run at 2 workers takes {s['short_2']['x_isolation_limit']:.2f}× the isolation limit.")
     if "floor" in s and "physical" in s:
@@ -439,7 +440,8 @@ def main(argv=None) -> int:
         if earlier.get("corpus", {}).get("seed") != args.seed or earlier.get("notebooks") != args.notebooks \
                 or earlier.get("corpus", {}).get("submissions") != len(subs):
             raise SystemExit(f"{args.stock_from} timed another corpus: run stock again")
-        res["runs"]["stock"] = {"wall_s": earlier["runs"]["stock"]["wall_s"], "from": earlier["generated"][:10]}
+        stock = earlier["runs"]["stock"]  # itself perhaps taken from a still earlier file: keep when it was measured
+        res["runs"]["stock"] = {"wall_s": stock["wall_s"], "from": stock.get("from") or earlier["generated"][:10]}
         skip.add("stock")
     for name, fn in phases:
         if name not in skip:
