@@ -181,10 +181,14 @@ def render(res: dict) -> str:
         total = pj.get("job total (run_job)") or 1
         L += [f"Where one grading job's time goes (mean of {b['jobs_profiled']} profiled jobs, 1 worker):", "",
               "| phase | s per job | share |", "|---|---:|---:|"]
-        order = sorted((k for k in pj if k != "job total (run_job)" and k != "execute (kernel run, total)"),
+        # "kernel start: the kernel's CPU time" and its wait for a CPU are parts of "kernel start", not phases
+        parts = [k for k in pj if k.startswith("kernel start: ")]
+        order = sorted((k for k in pj if k not in ("job total (run_job)", "execute (kernel run, total)", *parts)),
                        key=lambda k: -pj[k])
         for k in order:
             L.append(f"| {k} | {pj[k]:.2f} | {100 * pj[k] / total:.0f}% |")
+            if k.startswith("kernel start"):
+                L += [f"| &nbsp;&nbsp;of which {p[len('kernel start: '):]} | {pj[p]:.2f} | |" for p in parts]
         L.append(f"| **job total** (execute alone: {pj.get('execute (kernel run, total)', 0):.2f}) | "
                  f"**{total:.2f}** | |")
         L.append("")
