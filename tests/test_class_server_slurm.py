@@ -131,4 +131,19 @@ def _a_server_as_a_job(course: Path, roster: Path, class_dir: Path, env: dict) -
     deadline = time.monotonic() + 60
     while STUDENT in _squeue(env) and time.monotonic() < deadline:
         time.sleep(1)
+    assert STUDENT not in _squeue(env), _squeue(env) + stopped.stdout
+    # a server job the hub left behind (a hub killed mid-shutdown, a cancel lost on a busy controller) is
+    # cancelled by the next stop, which says so, even with no hub running
+    left = subprocess.run(["runuser", "-u", STUDENT, "--", "sbatch", "--parsable", "--job-name=spawner-jupyterhub",
+                           "--partition=grading", "--output=/dev/null", "--wrap", "sleep 600"], env=env,
+                          capture_output=True, text=True, cwd=pwd.getpwnam(STUDENT).pw_dir, timeout=60)
+    assert left.returncode == 0, left.stderr
+    job = left.stdout.strip().split(";")[0]
+    deadline = time.monotonic() + 60
+    while f"{STUDENT} spawner-jupyterhub RUNNING" not in _squeue(env) and time.monotonic() < deadline:
+        time.sleep(1)
+    assert f"{STUDENT} spawner-jupyterhub RUNNING" in _squeue(env), _squeue(env)
+    again = _hub(course, "stop", "--class-dir", str(class_dir), slurm_conf=env["SLURM_CONF"])
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert f"cancelled 1 server job(s) the hub left running in Slurm: {STUDENT} (job {job})" in again.stdout, again.stdout
     assert STUDENT not in _squeue(env), _squeue(env)

@@ -3,7 +3,8 @@ the course's instructors, and the sandboxed grader behind it (:mod:`autograder.h
 
 * ``hub start --roster ROSTER.csv``: make the accounts the roster names, the class folder, and start the
   hub in the background; run again, it starts nothing twice and adds the accounts of a late roster.
-* ``hub stop``: stop the hub and every server of the class (the state stays: run ``start`` to restart).
+* ``hub stop``: stop the hub and every server of the class, on Slurm cancelling any server job the hub left
+  (the state stays: run ``start`` to restart).
 * ``hub status``: whether it runs, where, and who is in the class.
 * ``hub backup``: one archive of what a class cannot lose (the gradebook, the submissions, the autograded
   notebooks and feedback, the grader's records, the exchange and the hub's database).
@@ -29,7 +30,7 @@ import urllib.request
 from pathlib import Path
 
 from autograder.hub import roster as roster_mod
-from autograder.hub.config import INSTRUCTOR_ONLY_PLUGINS
+from autograder.hub.config import INSTRUCTOR_ONLY_PLUGINS, SERVER_JOB_NAME
 from autograder.hub.layout import DEFAULT_CLASS_DIR, SERVICE, ClassDescription, ClassDir
 from autograder.values import course
 from autograder.values.errors import UserError
@@ -229,7 +230,7 @@ def stop(args, where: ClassDir) -> int:
     pid = _pid(where)
     if pid is None:
         print(f"no class server runs from {where.root}")
-        return 0
+        return _cancel_left_servers(where)
     os.kill(pid, signal.SIGTERM)  # the hub stops every server, its services and its proxy
     deadline = time.monotonic() + 60
     while _pid(where) == pid and time.monotonic() < deadline:
@@ -241,6 +242,49 @@ def stop(args, where: ClassDir) -> int:
     if _pid(where) == pid:
         os.kill(pid, signal.SIGKILL)
     print(f"class server stopped (its state stays in {where.root}: autograder hub start restarts it)")
+    return _cancel_left_servers(where)
+
+
+def _server_jobs(members: list[str]) -> list[str] | None:
+    """``JOBID user`` of each learner-server job of ``members`` in Slurm's queue; None when Slurm cannot say."""
+    try:
+        out = subprocess.run(["squeue", "-h", "-o", "%i %u", f"--name={SERVER_JOB_NAME}", f"--user={','.join(members)}",
+                              "--states=PENDING,RUNNING,SUSPENDED,CONFIGURING"],
+                             capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):  # no squeue here, or the controller does not answer
+        return None
+    if out.returncode != 0:
+        return None
+    return [line for line in out.stdout.splitlines() if line.strip()]
+
+
+def _cancel_left_servers(where: ClassDir) -> int:
+    """On Slurm, cancel the servers the hub left running as jobs (a hub killed mid-shutdown, or its ``scancel``
+    lost on a busy controller): a job left holds a node's share until its time limit."""
+    if not where.description.is_file():
+        return 0
+    d = ClassDescription.load(where.description)
+    members = sorted(set(d.students + d.instructors))
+    if d.spawner != "slurm" or not members:
+        return 0
+    left = _server_jobs(members)
+    if left is None:
+        print("could not ask Slurm whether servers of the class are still queued (squeue failed): "
+              f"check with: squeue --name={SERVER_JOB_NAME}")
+        return 1
+    if not left:
+        return 0
+    ids = [line.split()[0] for line in left]
+    subprocess.run(["scancel", *ids], capture_output=True, text=True, timeout=60)
+    deadline = time.monotonic() + 60
+    while (still := _server_jobs(members)) and time.monotonic() < deadline:
+        time.sleep(1)
+    if still:
+        print(f"{len(still)} server job(s) of the class are still in Slurm's queue after scancel: "
+              f"{', '.join(line.split()[0] for line in still)}; cancel them with scancel")
+        return 1
+    print(f"cancelled {len(ids)} server job(s) the hub left running in Slurm: "
+          + ", ".join(f"{line.split()[1]} (job {line.split()[0]})" for line in left))
     return 0
 
 

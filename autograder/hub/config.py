@@ -29,6 +29,9 @@ from autograder.hub.layout import SERVICE, ClassDescription, ClassDir
 # nbgrader's lab plugins a learner's server does not offer (its formgrader and assignment-creation tools)
 INSTRUCTOR_ONLY_PLUGINS = ("@jupyter/nbgrader:formgrader", "@jupyter/nbgrader:create-assignment")
 
+# the name batchspawner's Slurm batch script gives every learner's server job (its template, kept as it is)
+SERVER_JOB_NAME = "spawner-jupyterhub"
+
 
 def bindir(d: ClassDescription) -> Path:
     return Path(d.python).parent
