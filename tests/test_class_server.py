@@ -277,5 +277,24 @@ def test_a_term_on_the_class_server(class_server):
     while any(_processes_of(u) for u in PASSWORDS) and time.monotonic() < deadline:
         time.sleep(0.5)
     assert not any(_processes_of(u) for u in PASSWORDS), "a server outlived the class server"
+    # what the hub leaves of a server (the kernels of a server killed mid-shutdown) is ended by the next
+    # stop, which says so; a process of the same person outside the server's control group (a login) is not
+    from autograder.hub import spawner
+
+    uid = pwd.getpwnam(RIGHT).pw_uid
+    stray, login = (subprocess.Popen(["sleep", "600"], user=uid, group=uid, extra_groups=[]) for _ in range(2))
+    try:
+        for procs in spawner.limit_groups(spawner.CGROUP_BASE, RIGHT, 1 << 30, 64)[0]:
+            procs.write_text(str(stray.pid))
+        assert stray.pid in spawner.group_processes(spawner.CGROUP_BASE, RIGHT)
+        again = _hub(course, "stop", "--class-dir", str(class_dir))
+        assert again.returncode == 0, again.stdout + again.stderr
+        assert f"stopped what the hub left running of the servers of {RIGHT} (1 process(es))" in again.stdout, \
+            again.stdout
+        assert stray.wait(timeout=10) == -9 and login.poll() is None
+    finally:
+        for p in (stray, login):
+            p.kill()
+            p.wait()
     backup = _hub(course, "backup", "--class-dir", str(class_dir))
     assert backup.returncode == 0 and list((class_dir / "backups").glob("*.tar.gz")), backup.stdout + backup.stderr

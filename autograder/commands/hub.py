@@ -3,8 +3,8 @@ the course's instructors, and the sandboxed grader behind it (:mod:`autograder.h
 
 * ``hub start --roster ROSTER.csv``: make the accounts the roster names, the class folder, and start the
   hub in the background; run again, it starts nothing twice and adds the accounts of a late roster.
-* ``hub stop``: stop the hub and every server of the class, on Slurm cancelling any server job the hub left
-  (the state stays: run ``start`` to restart).
+* ``hub stop``: stop the hub and every server of the class, then end what the hub left of them (a Slurm job,
+  or processes in a person's control group); the state stays: run ``start`` to restart.
 * ``hub status``: whether it runs, where, and who is in the class.
 * ``hub backup``: one archive of what a class cannot lose (the gradebook, the submissions, the autograded
   notebooks and feedback, the grader's records, the exchange and the hub's database).
@@ -230,7 +230,7 @@ def stop(args, where: ClassDir) -> int:
     pid = _pid(where)
     if pid is None:
         print(f"no class server runs from {where.root}")
-        return _cancel_left_servers(where)
+        return _end_left_servers(where)
     os.kill(pid, signal.SIGTERM)  # the hub stops every server, its services and its proxy
     deadline = time.monotonic() + 60
     while _pid(where) == pid and time.monotonic() < deadline:
@@ -242,7 +242,7 @@ def stop(args, where: ClassDir) -> int:
     if _pid(where) == pid:
         os.kill(pid, signal.SIGKILL)
     print(f"class server stopped (its state stays in {where.root}: autograder hub start restarts it)")
-    return _cancel_left_servers(where)
+    return _end_left_servers(where)
 
 
 def _server_jobs(members: list[str]) -> list[str] | None:
@@ -258,15 +258,41 @@ def _server_jobs(members: list[str]) -> list[str] | None:
     return [line for line in out.stdout.splitlines() if line.strip()]
 
 
-def _cancel_left_servers(where: ClassDir) -> int:
-    """On Slurm, cancel the servers the hub left running as jobs (a hub killed mid-shutdown, or its ``scancel``
-    lost on a busy controller): a job left holds a node's share until its time limit."""
+def _end_left_servers(where: ClassDir) -> int:
+    """End what the hub left of its servers (a hub killed mid-shutdown, a server that did not stop in time and
+    was killed without its kernels, a ``scancel`` lost on a busy controller): on Slurm, their jobs, which would
+    hold a node's share until their time limit; on this machine, whatever is left in each person's control
+    group, where their server put all it started (never their other processes, such as a login)."""
     if not where.description.is_file():
         return 0
     d = ClassDescription.load(where.description)
     members = sorted(set(d.students + d.instructors))
-    if d.spawner != "slurm" or not members:
+    if not members:
         return 0
+    return _cancel_left_jobs(members) if d.spawner == "slurm" else _kill_left_processes(members)
+
+
+def _kill_left_processes(members: list[str]) -> int:
+    from autograder.hub.spawner import CGROUP_BASE, stop_group
+
+    killed, stuck = {}, {}
+    for name in members:
+        n, left = stop_group(CGROUP_BASE, name)
+        if n:
+            killed[name] = n
+        if left:
+            stuck[name] = left
+    if killed:
+        print(f"stopped what the hub left running of the servers of {', '.join(killed)} "
+              f"({sum(killed.values())} process(es))")
+    if stuck:
+        print(f"processes of the servers of {', '.join(stuck)} would not die: "
+              f"{', '.join(str(p) for ps in stuck.values() for p in ps)}")
+        return 1
+    return 0
+
+
+def _cancel_left_jobs(members: list[str]) -> int:
     left = _server_jobs(members)
     if left is None:
         print("could not ask Slurm whether servers of the class are still queued (squeue failed): "

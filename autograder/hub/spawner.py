@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import os
 import resource
+import time
 from pathlib import Path
 
 from jupyterhub.spawner import LocalProcessSpawner
 from traitlets import Integer, Unicode
 
 CGROUP_ROOT = Path("/sys/fs/cgroup")
+CGROUP_BASE = "autograder-class"  # the control group every person's group goes under
 
 
 def _write(path: Path, text: str) -> bool:
@@ -68,11 +70,49 @@ def limit_groups(base: str, name: str, mem_bytes: int, max_processes: int) -> tu
     return procs, missing
 
 
+def group_processes(base: str, name: str) -> list[int]:
+    """The processes in ``name``'s control groups under ``base`` (either layout): what their server started."""
+    found: set[int] = set()
+    for procs in (CGROUP_ROOT / base / name / "cgroup.procs",
+                  *(CGROUP_ROOT / c / base / name / "cgroup.procs" for c in ("memory", "pids"))):
+        try:
+            found.update(int(x) for x in procs.read_text().split())
+        except (OSError, ValueError):  # no such group in this layout
+            continue
+    return sorted(found)
+
+
+def stop_group(base: str, name: str, within: float = 10.0) -> tuple[int, list[int]]:
+    """Kill every process in ``name``'s control groups until none is left: how many were killed, and what
+    is left after ``within`` seconds.  Each is signalled through a pidfd after checking it is still in the
+    group, so a process id reused by another process meanwhile is never signalled."""
+    import signal
+
+    killed: set[int] = set()
+    end = time.monotonic() + within
+    while (left := group_processes(base, name)) and time.monotonic() < end:
+        for pid in left:
+            try:
+                fd = os.pidfd_open(pid)
+            except OSError:  # gone already
+                continue
+            try:
+                if f"/{base}/{name}" in Path(f"/proc/{pid}/cgroup").read_text():
+                    signal.pidfd_send_signal(fd, signal.SIGKILL)
+                    killed.add(pid)
+            except OSError:  # it exited between the two
+                pass
+            finally:
+                os.close(fd)
+        time.sleep(0.05)
+    return len(killed), group_processes(base, name)
+
+
 class ClassSpawner(LocalProcessSpawner):
     """``LocalProcessSpawner`` with a per-person control group (memory, processes) and a process rlimit."""
 
     max_processes = Integer(256, help="Processes and threads one person's server may run at once.").tag(config=True)
-    cgroup_base = Unicode("autograder-class", help="The control group the class's servers go under.").tag(config=True)
+    cgroup_base = Unicode(CGROUP_BASE, help="The control group the class's servers go under.").tag(config=True)
 
     def make_preexec_fn(self, name):
         setuid = super().make_preexec_fn(name)
