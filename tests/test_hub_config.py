@@ -133,3 +133,23 @@ def test_no_cgroups_is_said(tmp_path, monkeypatch):
     (tmp_path / "none").write_text("")  # not a folder: nothing can be made under it
     procs, missing = spawner.limit_groups("autograder-class", "ana", 1 << 30, 64)
     assert procs == [] and set(missing) == {"memory", "processes"}
+
+
+def test_hub_stop_signals_only_a_process_still_in_the_persons_group(tmp_path, monkeypatch):
+    """A pid listed in a group but found elsewhere when signalled (a reused pid, or ``sam`` against
+    ``samantha``) is left alone."""
+    assert spawner._in_group("0::/autograder-class/sam\n", "/autograder-class/sam")
+    assert spawner._in_group("12:pids:/other\n4:memory:/autograder-class/sam\n", "/autograder-class/sam")
+    assert not spawner._in_group("0::/autograder-class/samantha\n", "/autograder-class/sam")
+    assert not spawner._in_group("0::/autograder-class/sam/x\n", "/autograder-class/sam")
+    root = tmp_path / "cgroup"
+    (root / "autograder-class" / "sam").mkdir(parents=True)
+    monkeypatch.setattr(spawner, "CGROUP_ROOT", root)
+    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        (root / "autograder-class" / "sam" / "cgroup.procs").write_text(f"{other.pid}\n")
+        killed, left = spawner.stop_group("autograder-class", "sam", within=0.3)
+        assert killed == 0 and left == [other.pid] and other.poll() is None
+    finally:
+        other.kill()
+        other.wait()

@@ -82,6 +82,12 @@ def group_processes(base: str, name: str) -> list[int]:
     return sorted(found)
 
 
+def _in_group(proc_cgroup: str, group: str) -> bool:
+    """Whether a ``/proc/PID/cgroup`` text puts the process in ``group`` itself (``/base/sam`` is not
+    ``/base/samantha``), in any hierarchy (``0::/base/sam``, or ``4:memory:/base/sam`` on version 1)."""
+    return any(line.split(":", 2)[-1] == group for line in proc_cgroup.splitlines())
+
+
 def stop_group(base: str, name: str, within: float = 10.0) -> tuple[int, list[int]]:
     """Kill every process in ``name``'s control groups until none is left: how many were killed, and what
     is left after ``within`` seconds.  Each is signalled through a pidfd after checking it is still in the
@@ -97,7 +103,7 @@ def stop_group(base: str, name: str, within: float = 10.0) -> tuple[int, list[in
             except OSError:  # gone already
                 continue
             try:
-                if f"/{base}/{name}" in Path(f"/proc/{pid}/cgroup").read_text():
+                if _in_group(Path(f"/proc/{pid}/cgroup").read_text(), f"/{base}/{name}"):
                     signal.pidfd_send_signal(fd, signal.SIGKILL)
                     killed.add(pid)
             except OSError:  # it exited between the two
