@@ -286,8 +286,9 @@ def _kill_left_processes(members: list[str]) -> int:
         print(f"stopped what the hub left running of the servers of {', '.join(killed)} "
               f"({sum(killed.values())} process(es))")
     if stuck:
-        print(f"processes of the servers of {', '.join(stuck)} would not die: "
-              f"{', '.join(str(p) for ps in stuck.values() for p in ps)}")
+        print(f"processes of the servers of {', '.join(stuck)} outlived SIGKILL for 10 s: "
+              f"{', '.join(str(p) for ps in stuck.values() for p in ps)} (stuck in the system, as on a hung file system); "
+              "run autograder hub stop again once it answers")
         return 1
     return 0
 
