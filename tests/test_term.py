@@ -186,6 +186,7 @@ def test_one_seed_per_assignment_for_the_term(course):
     # the reference came from its cache: no reference file was made for it (its time is no proof on a busy runner)
     assert references and {p: p.stat().st_mtime_ns for p in (course / ".autograder" / "reference").glob("*.json")} \
         == references, out
+    assert f"reference recorded earlier, reused: {A}/{A}" in out and "reference run:" not in out, out
     assert not any(str(seeds[A]) in p.read_text(errors="replace") for p in (course / "notebooks").rglob("*.ipynb"))
     # rotated only on request, and then every result of that assignment is graded again
     out = graded_ok(run(course, "grade", A, "--new-seed"))

@@ -20,7 +20,7 @@ from autograder import PACKAGE_DIR
 from autograder.grading.coursedata import NotebookData
 from autograder.grading.execute import Limits
 from autograder.grading.pipeline import grade_notebook
-from autograder.grading.references import compile_cache_store, run_reference
+from autograder.grading.references import compile_cache_store, reference_recorded, run_reference
 from autograder.values import outputs, timing
 from autograder.values.digest import sha
 from autograder.values.records import ExerciseResult, NotebookResult, Reference
@@ -149,7 +149,8 @@ def run_job(job: Job) -> JobOutput:
 def reference_job(data: NotebookData, seed: int, sandbox: bool, short: bool = True) -> Reference:
     """Run one notebook's reference solution (in a worker): its observations, or why there are none."""
     where = f"{data.assignment.name}/{data.name}"
-    print(f"reference run: {where} (seed {seed})", flush=True)
+    recorded = reference_recorded(data, seed, reference_cache(data.root), short)
+    print(f"reference {'recorded earlier, reused' if recorded else 'run'}: {where} (seed {seed})", flush=True)
     start = time.monotonic()
     try:
         with timing.unit("reference", assignment=data.assignment.name, notebook=data.name):
@@ -160,6 +161,6 @@ def reference_job(data: NotebookData, seed: int, sandbox: bool, short: bool = Tr
     if ref.failure:
         ref.failure = outputs.safe_text(ref.failure, 800)
         print(f"reference run failed: {where}: {ref.failure}", file=sys.stderr, flush=True)
-    else:
+    elif not recorded:
         print(f"reference ready: {where} in {time.monotonic() - start:.1f} s", flush=True)
     return ref

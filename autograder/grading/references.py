@@ -62,6 +62,20 @@ RULES = ("5: test cells leave the generators as they found them; quiet imports; 
          "a short run skips a tenth of the cell time")
 
 
+def _recorded(data: NotebookData, seed: int, cache_dir: Path | None, short: bool) -> Path | None:
+    """Where the reference's observations for this solution, seed and run are kept once recorded."""
+    if cache_dir is None:
+        return None
+    key = sha(f"{data.solution_sha}/{seed}/{'short' if short else 'full'}/{RULES}")[:24]
+    return cache_dir / f"{data.name}-{key}.json"
+
+
+def reference_recorded(data: NotebookData, seed: int, cache_dir: Path | None, short: bool = True) -> bool:
+    """Whether :func:`run_reference` would read the observations it recorded earlier instead of running."""
+    cache = _recorded(data, seed, cache_dir, short)
+    return cache is not None and cache.is_file()
+
+
 def run_reference(data: NotebookData, seed: int, limits: Limits | None = None, sandbox=None,
                   cache_dir: Path | None = None, short: bool = True) -> Reference:
     """The reference solution's observations on ``seed``, per exercise (cached by content and seed), or
@@ -72,8 +86,7 @@ def run_reference(data: NotebookData, seed: int, limits: Limits | None = None, s
     (:mod:`autograder.shortrun`).  Sandboxed and with ``cache_dir``, the compile caches the
     solution leaves behind are kept too (:func:`compile_cache_store`), for the graded runs.
     """
-    key = sha(f"{data.solution_sha}/{seed}/{'short' if short else 'full'}/{RULES}")[:24]
-    cache = (cache_dir / f"{data.name}-{key}.json") if cache_dir else None
+    cache = _recorded(data, seed, cache_dir, short)
     if cache and cache.is_file():
         found = json.loads(cache.read_text())
         return Reference(observations=found["observations"], short=ShortPlan.from_dict(found.get("short")))
