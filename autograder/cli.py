@@ -160,25 +160,27 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Start, stop, check or back up the class server: JupyterHub with an account "
                                    "per roster member, nbgrader's exchange, the Assignment List and Validate for "
                                    "learners, and the formgrader (grading in the sandbox) for the instructors alone.")
-    s.add_argument("action", choices=["start", "stop", "status", "backup"])
+    s.add_argument("action", choices=["start", "stop", "status", "backup"],
+                   help="start again keeps every setting of the class's last start that is not given anew")
     s.add_argument("--roster", default=None, help="CSV with columns username,role (instructor or student); "
                                                   "needed the first time, and to add people later")
     s.add_argument("--class-dir", default=None, help="where the class keeps its state (default /srv/pytorch-course)")
-    s.add_argument("--course", default=None, help="the course directory the formgrader runs in (default: this one)")
-    s.add_argument("--ip", default="127.0.0.1", help="address the hub listens on (default 127.0.0.1; put a "
-                                                    "TLS proxy in front before opening it to a network)")
-    s.add_argument("--port", type=int, default=8000, help="port of the hub (default 8000)")
+    s.add_argument("--course", default=None, help="the course directory the formgrader runs in (default: the class's "
+                                                  "own once started, else this one)")
+    s.add_argument("--ip", default=None, help="address the hub listens on (default 127.0.0.1; put a "
+                                             "TLS proxy in front before opening it to a network)")
+    s.add_argument("--port", type=int, default=None, help="port of the hub (default 8000)")
     s.add_argument("--proxy-api-port", type=int, default=None, help="the proxy's API port (default: the hub's port + 1)")
     s.add_argument("--hub-api-port", type=int, default=None, help="the hub's API port (default: the hub's port + 2)")
     s.add_argument("--service-port", type=int, default=None,
                    help="the formgrader service's port behind the hub (default: the hub's port + 3)")
-    s.add_argument("--mem-limit", default="4G", help="memory per person's server, its kernels included (default 4G)")
-    s.add_argument("--max-processes", type=int, default=256, help="processes per person's server (default 256)")
-    s.add_argument("--cull-idle", type=int, default=3600, help="seconds before an idle server is stopped (default 3600)")
-    s.add_argument("--spawner", choices=["local", "slurm"], default="local",
+    s.add_argument("--mem-limit", default=None, help="memory per person's server, its kernels included (default 4G)")
+    s.add_argument("--max-processes", type=int, default=None, help="processes per person's server (default 256)")
+    s.add_argument("--cull-idle", type=int, default=None, help="seconds before an idle server is stopped (default 3600)")
+    s.add_argument("--spawner", choices=["local", "slurm"], default=None,
                    help="run people's servers on this machine, or as Slurm jobs (batchspawner; see docs/cluster.md)")
     s.add_argument("--partition", default=None, help="Slurm partition for people's servers")
-    s.add_argument("--gpus", type=int, default=0, help="GPUs per person's server on Slurm (gres gpu:N)")
+    s.add_argument("--gpus", type=int, default=None, help="GPUs per person's server on Slurm (gres gpu:N; default 0)")
     s.add_argument("--wait", type=int, default=90, help="seconds to wait for the hub to answer")
     return p
 

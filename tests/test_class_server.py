@@ -16,6 +16,7 @@ import csv
 import os
 import pwd
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -54,6 +55,13 @@ def _as(user: str, *cmd: str) -> subprocess.CompletedProcess:
 def _processes_of(user: str) -> list[int]:
     uid = pwd.getpwnam(user).pw_uid
     return [int(p.name) for p in Path("/proc").iterdir() if p.name.isdigit() and _owner(p) == uid]
+
+
+def _listening(port: int) -> set[int]:
+    """The pids listening on a TCP port of this machine."""
+    import psutil
+
+    return {c.pid for c in psutil.net_connections(kind="tcp") if c.status == psutil.CONN_LISTEN and c.laddr.port == port}
 
 
 def _owner(p: Path) -> int | None:
@@ -266,8 +274,8 @@ def test_a_term_on_the_class_server(class_server):
     # each server in its own control group, with the class's memory limit
     servers = [pid for pid in _processes_of(RIGHT) if b"jupyterhub-singleuser" in Path(f"/proc/{pid}/cmdline").read_bytes()]
     assert servers, "the student's server is not running"
-    groups = Path(f"/proc/{servers[0]}/cgroup").read_text()
-    assert f"autograder-class/{RIGHT}" in groups, groups
+    cgroups = Path(f"/proc/{servers[0]}/cgroup").read_text()
+    assert f"autograder-class/{RIGHT}" in cgroups, cgroups
 
     for name in ("released", f"{RIGHT}-released", "graded", f"{RIGHT}-feedback"):  # the README's
         publish(shots[name], f"class-{name}")
@@ -279,14 +287,14 @@ def test_a_term_on_the_class_server(class_server):
     assert not any(_processes_of(u) for u in PASSWORDS), "a server outlived the class server"
     # what the hub leaves of a server (the kernels of a server killed mid-shutdown) is ended by the next
     # stop, which says so; a process of the same person outside the server's control group (a login) is not
-    from autograder.hub import spawner
+    from autograder.hub import groups
 
     uid = pwd.getpwnam(RIGHT).pw_uid
     stray, login = (subprocess.Popen(["sleep", "600"], user=uid, group=uid, extra_groups=[]) for _ in range(2))
     try:
-        for procs in spawner.limit_groups(spawner.CGROUP_BASE, RIGHT, 1 << 30, 64)[0]:
+        for procs in groups.limit_groups(groups.CGROUP_BASE, RIGHT, 1 << 30, 64)[0]:
             procs.write_text(str(stray.pid))
-        assert stray.pid in spawner.group_processes(spawner.CGROUP_BASE, RIGHT)
+        assert stray.pid in groups.group_processes(groups.CGROUP_BASE, RIGHT)
         again = _hub(course, "stop", "--class-dir", str(class_dir))
         assert again.returncode == 0, again.stdout + again.stderr
         assert f"stopped what the hub left running of the servers of {RIGHT} (1 process(es))" in again.stdout, \
@@ -298,3 +306,27 @@ def test_a_term_on_the_class_server(class_server):
             p.wait()
     backup = _hub(course, "backup", "--class-dir", str(class_dir))
     assert backup.returncode == 0 and list((class_dir / "backups").glob("*.tar.gz")), backup.stdout + backup.stderr
+
+    # a start with no options (after a reboot) brings the class back where its people know it
+    service_port = int(ports[3].split("=")[1])
+    up = _hub(course, "start", "--class-dir", str(class_dir), "--wait=240", timeout=300)
+    assert up.returncode == 0 and f"class server: {hub} " in up.stdout, up.stdout + up.stderr + log.read_text()[-3000:]
+    again = _hub(course, "start", "--class-dir", str(class_dir))
+    assert again.returncode == 0 and "already runs" in again.stdout, again.stdout + again.stderr
+    # a hub killed mid-run leaves its proxy on the class's address and its formgrader on its port, with the dead
+    # hub's credentials (a new hub's own formgrader could not start): the next stop ends them and says so
+    old_service = _listening(service_port)
+    assert old_service, "the formgrader service is not listening"
+    os.kill(int((class_dir / "hub" / "jupyterhub.pid").read_text()), signal.SIGKILL)
+    time.sleep(1)
+    assert _listening(service_port) == old_service and _listening(port), "nothing was left to test"
+    down = _hub(course, "stop", "--class-dir", str(class_dir))
+    assert down.returncode == 0 and "no class server runs" in down.stdout, down.stdout + down.stderr
+    assert "stopped what an earlier hub of this class left running (its proxy and services:" in down.stdout, down.stdout
+    assert not _listening(service_port) and not _listening(port)
+    up = _hub(course, "start", "--class-dir", str(class_dir), "--wait=240", timeout=300)
+    assert up.returncode == 0 and f"class server: {hub} " in up.stdout, up.stdout + up.stderr + log.read_text()[-3000:]
+    deadline = time.monotonic() + 60
+    while not (_listening(service_port) - old_service) and time.monotonic() < deadline:
+        time.sleep(0.5)
+    assert _listening(service_port) - old_service, "the new hub's formgrader did not start"

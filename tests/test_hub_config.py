@@ -1,5 +1,5 @@
 """The class server's parts that need no running hub: the roster's checks, the hub's configuration (who may
-open the formgrader), the files the command writes, and the control groups of the spawner."""
+open the formgrader), the files the command writes, and the control groups of the class server."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from support import tool_env
 from traitlets.config import Config
 
-from autograder.hub import spawner
+from autograder.hub import groups
 from autograder.hub.config import configure
 from autograder.hub.layout import SERVICE, ClassDescription
 from autograder.hub.roster import read_roster
@@ -114,8 +114,8 @@ def test_each_server_gets_its_own_limits(tmp_path, monkeypatch, unified):
     else:
         for c in ("memory", "pids"):
             (root / c).mkdir(parents=True)
-    monkeypatch.setattr(spawner, "CGROUP_ROOT", root)
-    procs, missing = spawner.limit_groups("autograder-class", "ana", 4 << 30, 128)
+    monkeypatch.setattr(groups, "CGROUP_ROOT", root)
+    procs, missing = groups.limit_groups("autograder-class", "ana", 4 << 30, 128)
     assert not missing
     if unified:
         mine = root / "autograder-class" / "ana"
@@ -129,27 +129,46 @@ def test_each_server_gets_its_own_limits(tmp_path, monkeypatch, unified):
 
 
 def test_no_cgroups_is_said(tmp_path, monkeypatch):
-    monkeypatch.setattr(spawner, "CGROUP_ROOT", tmp_path / "none")
+    monkeypatch.setattr(groups, "CGROUP_ROOT", tmp_path / "none")
     (tmp_path / "none").write_text("")  # not a folder: nothing can be made under it
-    procs, missing = spawner.limit_groups("autograder-class", "ana", 1 << 30, 64)
+    procs, missing = groups.limit_groups("autograder-class", "ana", 1 << 30, 64)
     assert procs == [] and set(missing) == {"memory", "processes"}
 
 
 def test_hub_stop_signals_only_a_process_still_in_the_persons_group(tmp_path, monkeypatch):
     """A pid listed in a group but found elsewhere when signalled (a reused pid, or ``sam`` against
     ``samantha``) is left alone."""
-    assert spawner._in_group("0::/autograder-class/sam\n", "/autograder-class/sam")
-    assert spawner._in_group("12:pids:/other\n4:memory:/autograder-class/sam\n", "/autograder-class/sam")
-    assert not spawner._in_group("0::/autograder-class/samantha\n", "/autograder-class/sam")
-    assert not spawner._in_group("0::/autograder-class/sam/x\n", "/autograder-class/sam")
+    assert groups._in_group("0::/autograder-class/sam\n", "/autograder-class/sam")
+    assert groups._in_group("12:pids:/other\n4:memory:/autograder-class/sam\n", "/autograder-class/sam")
+    assert not groups._in_group("0::/autograder-class/samantha\n", "/autograder-class/sam")
+    assert not groups._in_group("0::/autograder-class/sam/x\n", "/autograder-class/sam")
     root = tmp_path / "cgroup"
     (root / "autograder-class" / "sam").mkdir(parents=True)
-    monkeypatch.setattr(spawner, "CGROUP_ROOT", root)
+    monkeypatch.setattr(groups, "CGROUP_ROOT", root)
     other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
     try:
         (root / "autograder-class" / "sam" / "cgroup.procs").write_text(f"{other.pid}\n")
-        killed, left = spawner.stop_group("autograder-class", "sam", within=0.3)
+        killed, left = groups.stop_group("autograder-class", "sam", within=0.3)
         assert killed == 0 and left == [other.pid] and other.poll() is None
     finally:
         other.kill()
         other.wait()
+
+
+def test_a_restart_keeps_the_settings_not_given_anew():
+    from autograder.cli import build_parser
+    from autograder.commands.hub import _settings
+
+    def settings(argv, previous):
+        return _settings(build_parser().parse_args(["hub", "start", *argv]), previous)
+
+    first = settings([], None)
+    assert (first["port"], first["proxy_api_port"], first["service_port"], first["mem_limit"]) == (8000, 8001, 8003, "4G")
+    earlier = ClassDescription(course_id="c", course_root="/c", class_dir="/k", python="p",
+                               **settings(["--port=9000", "--mem-limit=2G", "--spawner=slurm", "--partition=gpu"], None))
+    assert (earlier.port, earlier.hub_api_port, earlier.service_port) == (9000, 9002, 9003)
+    kept = settings([], earlier)
+    assert (kept["port"], kept["service_port"], kept["mem_limit"], kept["spawner"], kept["slurm_partition"]) == \
+        (9000, 9003, "2G", "slurm", "gpu")
+    moved = settings(["--port=7000", "--cull-idle=60"], earlier)
+    assert (moved["port"], moved["proxy_api_port"], moved["mem_limit"], moved["cull_idle_seconds"]) == (7000, 7001, "2G", 60)

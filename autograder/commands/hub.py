@@ -2,9 +2,11 @@
 the course's instructors, and the sandboxed grader behind it (:mod:`autograder.hub`).
 
 * ``hub start --roster ROSTER.csv``: make the accounts the roster names, the class folder, and start the
-  hub in the background; run again, it starts nothing twice and adds the accounts of a late roster.
-* ``hub stop``: stop the hub and every server of the class, then end what the hub left of them (a Slurm job,
-  or processes in a person's control group); the state stays: run ``start`` to restart.
+  hub in the background; run again, it starts nothing twice, adds the accounts of a late roster, and keeps
+  every setting of the last start not given anew.
+* ``hub stop``: stop the hub and every server of the class, then end what a hub or server killed mid-run left
+  (a Slurm job, or processes in a person's or the hub's control group); the state stays: run ``start`` to
+  restart.
 * ``hub status``: whether it runs, where, and who is in the class.
 * ``hub backup``: one archive of what a class cannot lose (the gradebook, the submissions, the autograded
   notebooks and feedback, the grader's records, the exchange and the hub's database).
@@ -32,6 +34,7 @@ from pathlib import Path
 from autograder.hub import roster as roster_mod
 from autograder.hub.config import INSTRUCTOR_ONLY_PLUGINS, SERVER_JOB_NAME
 from autograder.hub.layout import DEFAULT_CLASS_DIR, SERVICE, ClassDescription, ClassDir
+from autograder.hub.groups import CGROUP_BASE, hub_group, join_group, stop_group
 from autograder.values import course
 from autograder.values.errors import UserError
 from autograder.values.files import write_atomic
@@ -54,10 +57,11 @@ def _pid(where: ClassDir) -> int | None:
     """The hub's process id when it runs."""
     try:
         pid = int(where.pid_file.read_text().strip())
-        os.kill(pid, 0)
-    except (OSError, ValueError):
+        command = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    except (OSError, ValueError):  # no pid file, or no such process
         return None
-    return pid
+    # a hub killed mid-run leaves its pid file: that pid may be another process's by now
+    return pid if str(where.hub_config).encode() in command else None
 
 
 def _url(d: ClassDescription) -> str:
@@ -156,6 +160,36 @@ def _check_runnable(python: Path, users: list[str]) -> None:
                         f"account can run, e.g. PYTHON=/usr/bin/python3 VENV=/opt/pytorch-course make setup")
 
 
+# the settings ``hub start`` takes from its options: ClassDescription field -> option (None: derived)
+SETTINGS = {"course_root": None, "ip": "ip", "port": "port", "proxy_api_port": "proxy_api_port",
+            "hub_api_port": "hub_api_port", "service_port": "service_port", "mem_limit": "mem_limit",
+            "max_processes": "max_processes", "cull_idle_seconds": "cull_idle", "spawner": "spawner",
+            "slurm_partition": "partition", "slurm_gpus": "gpus"}
+PORT_OFFSETS = {"proxy_api_port": 1, "hub_api_port": 2, "service_port": 3}
+
+
+def _settings(args, previous: ClassDescription | None) -> dict:
+    """The class's settings: each option given, else what the class's last start used (a restart after a reboot
+    keeps the class where its people know it), else the default; the internal ports follow a new ``--port``."""
+    defaults = ClassDescription(course_id="", course_root="", class_dir="", python="")
+    out = {}
+    for name, option in SETTINGS.items():
+        if option is None:
+            continue
+        given = getattr(args, option)
+        if given is not None:
+            out[name] = given
+        elif name in PORT_OFFSETS and args.port is not None:
+            out[name] = args.port + PORT_OFFSETS[name]
+        elif previous is not None:
+            out[name] = getattr(previous, name)
+        elif name in PORT_OFFSETS:
+            out[name] = defaults.port + PORT_OFFSETS[name]
+        else:
+            out[name] = getattr(defaults, name)
+    return out
+
+
 def start(args, where: ClassDir) -> int:
     bin_ = Path(sys.executable).parent
     if not (bin_ / "configurable-http-proxy").exists() or shutil.which("jupyterhub", path=str(bin_)) is None:
@@ -169,17 +203,23 @@ def start(args, where: ClassDir) -> int:
     else:
         raise UserError("no class yet in " f"{where.root}: give the roster, --roster ROSTER.csv (columns username,role)")
     roster_mod.check_accounts(members)
-    root = Path(args.course).resolve() if args.course else course.find_root()
+    if args.course:
+        root = Path(args.course).resolve()
+    elif previous is not None:
+        root = Path(previous.course_root)
+        if not root.is_dir():
+            raise UserError(f"the class's course folder {root} is gone: give the course, --course COURSE_DIR")
+    else:
+        root = course.find_root()
     cfg = course.config(root)
     d = ClassDescription(
         course_id=cfg.CourseDirectory.get("course_id", "") or "course", course_root=str(root),
         class_dir=str(where.root), python=sys.executable,
         instructors=sorted(m.username for m in members if m.role == "instructor"),
-        students=sorted(m.username for m in members if m.role == "student"),
-        ip=args.ip, port=args.port, proxy_api_port=args.proxy_api_port or args.port + 1,
-        hub_api_port=args.hub_api_port or args.port + 2, service_port=args.service_port or args.port + 3, mem_limit=args.mem_limit,
-        max_processes=args.max_processes, cull_idle_seconds=args.cull_idle, spawner=args.spawner,
-        slurm_partition=args.partition or "", slurm_gpus=args.gpus)
+        students=sorted(m.username for m in members if m.role == "student"), **_settings(args, previous))
+    if previous is not None and (changed := [f"{k} {getattr(previous, k)} -> {getattr(d, k)}" for k in SETTINGS
+                                             if getattr(previous, k) != getattr(d, k)]):
+        print(f"settings changed from the class's last start: {'; '.join(changed)}")
     running = _pid(where)
     if running is not None and previous is not None and previous == d:
         print(f"the class server already runs (pid {running}): {_url(d)}")
@@ -209,9 +249,12 @@ def start(args, where: ClassDir) -> int:
     keep_generated(where.hub_config, "# the class server's JupyterHub settings: autograder.hub.config (made by "
                                      "autograder hub start)\nfrom autograder.hub.config import configure\n\n"
                                      f"configure(get_config(), {str(where.description)!r})  # noqa: F821\n")
+    _end_left_hub(where)
     log = open(where.log, "ab")
+    group = hub_group(where.root)
     proc = subprocess.Popen([sys.executable, "-m", "jupyterhub", "-f", str(where.hub_config)], cwd=where.state,
                             stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+                            preexec_fn=lambda: join_group(CGROUP_BASE, group),
                             env={**os.environ, "PATH": os.pathsep.join([str(bin_), os.environ.get("PATH", "")])})
     deadline = time.monotonic() + args.wait
     while not _answers(_url(d)):
@@ -230,7 +273,7 @@ def stop(args, where: ClassDir) -> int:
     pid = _pid(where)
     if pid is None:
         print(f"no class server runs from {where.root}")
-        return _end_left_servers(where)
+        return max(_end_left_hub(where), _end_left_servers(where))
     os.kill(pid, signal.SIGTERM)  # the hub stops every server, its services and its proxy
     deadline = time.monotonic() + 60
     while _pid(where) == pid and time.monotonic() < deadline:
@@ -242,7 +285,21 @@ def stop(args, where: ClassDir) -> int:
     if _pid(where) == pid:
         os.kill(pid, signal.SIGKILL)
     print(f"class server stopped (its state stays in {where.root}: autograder hub start restarts it)")
-    return _end_left_servers(where)
+    return max(_end_left_hub(where), _end_left_servers(where))
+
+
+def _end_left_hub(where: ClassDir) -> int:
+    """End what a hub killed mid-run (or one that did not stop in time) left in its group: its proxy, still
+    holding the class's address, and its services, the formgrader among them, holding their ports with the
+    dead hub's credentials, so that a new hub's own would fail to start."""
+    n, left = stop_group(CGROUP_BASE, hub_group(where.root))
+    if n:
+        print(f"stopped what an earlier hub of this class left running (its proxy and services: {n} process(es))")
+    if left:
+        print(f"processes an earlier hub of this class left outlived SIGKILL for 10 s: {', '.join(map(str, left))} "
+              "(stuck in the system, as on a hung file system); run autograder hub stop again once it answers")
+        return 1
+    return 0
 
 
 def _server_jobs(members: list[str]) -> list[str] | None:
@@ -273,8 +330,6 @@ def _end_left_servers(where: ClassDir) -> int:
 
 
 def _kill_left_processes(members: list[str]) -> int:
-    from autograder.hub.spawner import CGROUP_BASE, stop_group
-
     killed, stuck = {}, {}
     for name in members:
         n, left = stop_group(CGROUP_BASE, name)
