@@ -74,3 +74,26 @@ def test_the_reaper_removes_only_its_own_stale_slots(tmp_path):
     finally:
         os.close(fd)
     assert not mine.exists() and theirs.exists() and held.exists()
+
+
+@needs_root
+def test_a_sandbox_user_id_is_cleared_without_hitting_another_accounts_process():
+    """What clears a sandbox user id signals a listed pid only while it still runs as that id (a pid reused
+    by another account meanwhile is left alone), and then kills every process of that id."""
+    import signal
+    import subprocess
+    import threading
+
+    sandboxed = subprocess.Popen(["sleep", "60"], user=OTHER, group=OTHER, extra_groups=[])
+    mine = subprocess.Popen(["sleep", "60"])
+    try:
+        assert not uids.signal_as(mine.pid, OTHER, signal.SIGKILL) and mine.poll() is None
+        assert uids.user_processes(OTHER) == [sandboxed.pid]
+        reaper = threading.Thread(target=sandboxed.wait)  # as the zygote reaps its kernels
+        reaper.start()
+        assert uids.kill_user(OTHER, timeout=5) and sandboxed.wait(timeout=5) == -signal.SIGKILL
+        assert mine.poll() is None
+    finally:
+        for p in (sandboxed, mine):
+            p.kill()
+            p.wait()

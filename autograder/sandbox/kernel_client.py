@@ -13,8 +13,6 @@ Its kernel client also knows when a fresh kernel is ready without waiting on a c
 from __future__ import annotations
 
 import json
-import os
-import signal
 import time
 
 import nbformat
@@ -159,11 +157,11 @@ def limited_client_class():
             if self.flooded:
                 return
             self.flooded = amount
-            pid = self.kernel_pid
-            if pid:
+            process = getattr(getattr(self.km, "provisioner", None), "process", None)
+            if process is not None:  # its own kill: it never signals a pid that was reused
                 try:
-                    os.kill(pid, signal.SIGKILL)
-                except OSError:
+                    process.kill()
+                except OSError:  # it ended already
                     pass
 
         def start_cell_budget(self) -> None:

@@ -49,6 +49,24 @@ def user_processes(uid: int) -> list[int]:
 
 
 
+def signal_as(pid: int, uid: int, sig: int) -> bool:
+    """Send ``sig`` to ``pid`` only while it still runs as ``uid``; whether it was sent.  Through a pidfd taken
+    before the check, so a pid that ends and is reused meanwhile (by any process of the machine) is never hit."""
+    try:
+        fd = os.pidfd_open(pid)
+    except OSError:  # gone already
+        return False
+    try:
+        if os.stat(f"/proc/{pid}").st_uid != uid:
+            return False
+        signal.pidfd_send_signal(fd, sig)
+        return True
+    except OSError:  # it ended between the two
+        return False
+    finally:
+        os.close(fd)
+
+
 def kill_user(uid: int, timeout: float = 10.0) -> bool:
     """SIGKILL every process running as ``uid`` until none is left; whether none is.
 
@@ -62,10 +80,7 @@ def kill_user(uid: int, timeout: float = 10.0) -> bool:
         if not pids:
             return True
         for pid in pids:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except OSError:
-                pass
+            signal_as(pid, uid, signal.SIGKILL)
         if time.monotonic() > end:
             return not user_processes(uid)
         time.sleep(0.002)  # a killed process is usually gone within milliseconds

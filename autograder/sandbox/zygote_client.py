@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 from autograder.sandbox.bwrap import bwrap_args, kernel_env, setenv_args
-from autograder.sandbox.uids import SandboxUnavailable
+from autograder.sandbox.uids import SandboxUnavailable, signal_as
 
 TMP_SIZE_MB = 1024  # the private /tmp and /dev/shm of every sandbox
 
@@ -191,8 +191,7 @@ class ZygoteProcess:
         return self.returncode
 
     def send_signal(self, sig: int) -> None:
-        if self.poll() is None:
-            os.kill(self.pid, sig)
+        if self.poll() is None and signal_as(self.pid, self.uid, sig):
             if sig == signal.SIGKILL:
                 self._settle()
 
