@@ -57,6 +57,17 @@ def _processes_of(user: str) -> list[int]:
     return [int(p.name) for p in Path("/proc").iterdir() if p.name.isdigit() and _owner(p) == uid]
 
 
+def _signs_in(hub: str, user: str) -> bool:
+    """Whether ``user`` gets past the hub's sign-in form with their password (the form, as a browser posts it)."""
+    import requests
+
+    with requests.Session() as s:
+        s.get(hub + "hub/login", timeout=60)
+        r = s.post(hub + "hub/login", timeout=60, allow_redirects=False,
+                   data={"username": user, "password": PASSWORDS[user], "_xsrf": s.cookies.get("_xsrf", "")})
+        return r.status_code == 302 and "jupyterhub-hub-login" in s.cookies  # a refused one gets the form again
+
+
 def _listening(port: int) -> set[int]:
     """The pids listening on a TCP port of this machine."""
     import psutil
@@ -330,3 +341,16 @@ def test_a_term_on_the_class_server(class_server):
     while not (_listening(service_port) - old_service) and time.monotonic() < deadline:
         time.sleep(0.5)
     assert _listening(service_port) - old_service, "the new hub's formgrader did not start"
+
+    # a student taken off the roster: the running hub says the change needs a restart; after it, they cannot
+    # sign in (the hub's database still holds them), and the others can
+    later = roster.with_name("roster-later.csv")
+    later.write_text("".join(line for line in roster.read_text().splitlines(keepends=True) if WRONG not in line))
+    refused = _hub(course, "start", "--roster", str(later), "--class-dir", str(class_dir))
+    assert refused.returncode != 0 and "Traceback" not in refused.stderr, refused.stdout + refused.stderr
+    assert "a new roster takes effect only at a restart" in refused.stderr, refused.stderr
+    assert _hub(course, "stop", "--class-dir", str(class_dir)).returncode == 0
+    up = _hub(course, "start", "--roster", str(later), "--class-dir", str(class_dir), "--wait=240", timeout=300)
+    assert up.returncode == 0 and f"no longer on the roster, so they cannot sign in (their accounts and files are " \
+        f"kept): {WRONG}" in up.stdout, up.stdout + up.stderr
+    assert _signs_in(hub, RIGHT) and not _signs_in(hub, WRONG)

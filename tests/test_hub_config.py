@@ -70,6 +70,7 @@ def test_only_the_instructors_may_open_the_formgrader(tmp_path):
     assert access == [r for r in access if r["groups"] == ["formgrade-pytorch-course"] and not r.get("users")]
     assert len(access) == 1
     assert c.Authenticator.allowed_users == {"prof", "ana", "ben"} and not c.Authenticator.admin_users
+    assert c.Authenticator.allow_existing_users is False  # the roster alone, not the hub's database
     service = next(s for s in c.JupyterHub.services if s["name"] == SERVICE)
     assert service["cwd"] == str(tmp_path / "course") and "user" not in service  # root: the sandbox needs it
     learner = c.Spawner.environment["JUPYTER_CONFIG_PATH"]

@@ -2,8 +2,8 @@
 the course's instructors, and the sandboxed grader behind it (:mod:`autograder.hub`).
 
 * ``hub start --roster ROSTER.csv``: make the accounts the roster names, the class folder, and start the
-  hub in the background; run again, it starts nothing twice, adds the accounts of a late roster, and keeps
-  every setting of the last start not given anew.
+  hub in the background; run again, it starts nothing twice, and keeps every setting of the last start not
+  given anew; a late roster takes effect at a restart (accounts added, people taken off shut out).
 * ``hub stop``: stop the hub and every server of the class, then end what a hub or server killed mid-run left
   (a Slurm job, or processes in a person's or the hub's control group); the state stays: run ``start`` to
   restart.
@@ -217,16 +217,19 @@ def start(args, where: ClassDir) -> int:
         class_dir=str(where.root), python=sys.executable,
         instructors=sorted(m.username for m in members if m.role == "instructor"),
         students=sorted(m.username for m in members if m.role == "student"), **_settings(args, previous))
-    if previous is not None and (changed := [f"{k} {getattr(previous, k)} -> {getattr(d, k)}" for k in SETTINGS
-                                             if getattr(previous, k) != getattr(d, k)]):
-        print(f"settings changed from the class's last start: {'; '.join(changed)}")
+    changed = [f"{k} {getattr(previous, k)} -> {getattr(d, k)}" for k in SETTINGS
+               if previous is not None and getattr(previous, k) != getattr(d, k)]
     running = _pid(where)
     if running is not None and previous is not None and previous == d:
         print(f"the class server already runs (pid {running}): {_url(d)}")
         return 0
     if running is not None:
-        raise UserError(f"the class server runs (pid {running}) with other settings: stop it first "
-                        f"(autograder hub stop --class-dir {where.root}), then start again")
+        what = " and ".join(w for w, differs in (("a new roster", previous is None or (previous.students, previous.instructors)
+                                                  != (d.students, d.instructors)), ("new settings", bool(changed))) if differs)
+        raise UserError(f"the class server runs (pid {running}) and {what or 'a change'} takes effect only at a restart, "
+                        f"which stops everyone's server: autograder hub stop --class-dir {where.root}, then this again")
+    if changed:
+        print(f"settings changed from the class's last start: {'; '.join(changed)}")
     where.root.mkdir(parents=True, exist_ok=True)
     where.root.chmod(0o755)  # the exchange and the class's Jupyter settings are under it
     where.state.mkdir(exist_ok=True)

@@ -58,6 +58,9 @@ def configure(c, description: str | Path) -> None:
 
     c.JupyterHub.authenticator_class = "pam"
     c.Authenticator.allowed_users = set(d.instructors) | set(d.students)
+    # the roster alone says who may sign in: by default the hub would also let in everyone its database holds,
+    # so a person taken off the roster could still sign in after a restart
+    c.Authenticator.allow_existing_users = False
     c.Authenticator.admin_users = set()
     c.PAMAuthenticator.open_sessions = False
 
