@@ -68,6 +68,18 @@ def _signs_in(hub: str, user: str) -> bool:
         return r.status_code == 302 and "jupyterhub-hub-login" in s.cookies  # a refused one gets the form again
 
 
+def _opens_formgrader(hub: str, user: str) -> bool:
+    """Whether ``user``, signed in, gets the formgrader's page (its sign-in through the hub included)."""
+    import requests
+
+    with requests.Session() as s:
+        s.get(hub + "hub/login", timeout=60)
+        s.post(hub + "hub/login", timeout=60, data={"username": user, "password": PASSWORDS[user],
+                                                    "_xsrf": s.cookies.get("_xsrf", "")})
+        r = s.get(hub + "services/formgrader/formgrader/manage_assignments", timeout=120)
+        return r.status_code == 200 and "Manage Assignments" in r.text
+
+
 def _listening(port: int) -> set[int]:
     """The pids listening on a TCP port of this machine."""
     import psutil
@@ -342,10 +354,12 @@ def test_a_term_on_the_class_server(class_server):
         time.sleep(0.5)
     assert _listening(service_port) - old_service, "the new hub's formgrader did not start"
 
-    # a student taken off the roster: the running hub says the change needs a restart; after it, they cannot
-    # sign in (the hub's database still holds them), and the others can
+    # a later roster takes one student off and swaps the other with the instructor: the running hub says the
+    # change needs a restart; after it, the one taken off cannot sign in (the hub's database still holds them),
+    # and the formgrader opens for the new instructor alone
     later = roster.with_name("roster-later.csv")
-    later.write_text("".join(line for line in roster.read_text().splitlines(keepends=True) if WRONG not in line))
+    with open(later, "w", newline="") as f:
+        csv.writer(f).writerows([["username", "role"], [INSTRUCTOR, "student"], [RIGHT, "instructor"]])
     refused = _hub(course, "start", "--roster", str(later), "--class-dir", str(class_dir))
     assert refused.returncode != 0 and "Traceback" not in refused.stderr, refused.stdout + refused.stderr
     assert "a new roster takes effect only at a restart" in refused.stderr, refused.stderr
@@ -354,3 +368,4 @@ def test_a_term_on_the_class_server(class_server):
     assert up.returncode == 0 and f"no longer on the roster, so they cannot sign in (their accounts and files are " \
         f"kept): {WRONG}" in up.stdout, up.stdout + up.stderr
     assert _signs_in(hub, RIGHT) and not _signs_in(hub, WRONG)
+    assert _opens_formgrader(hub, RIGHT) and not _opens_formgrader(hub, INSTRUCTOR)

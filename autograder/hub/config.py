@@ -69,9 +69,12 @@ def configure(c, description: str | Path) -> None:
         f"formgrade-{course}": {"users": list(d.instructors)},
         f"nbgrader-{course}": {"users": list(d.students)},
     }
+    # nbgrader's course list reads the groups; the formgrader's door is a role given to the instructors by name,
+    # since a role's members are set exactly at each start and a group's are only ever added to (an instructor
+    # who is a student in a later roster would keep the formgrader through the group)
     c.JupyterHub.load_roles = [
         {"name": "formgrader", "description": "open the course's formgrader",
-         "groups": [f"formgrade-{course}"], "scopes": [f"access:services!service={SERVICE}"]},
+         "users": list(d.instructors), "scopes": [f"access:services!service={SERVICE}"]},
         {"name": "idle-culler", "description": "stop servers left idle",
          "services": ["idle-culler"],
          "scopes": ["list:users", "read:users:activity", "read:servers", "delete:servers"]},
