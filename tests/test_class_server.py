@@ -298,7 +298,9 @@ def test_a_term_on_the_class_server(class_server):
     servers = [pid for pid in _processes_of(RIGHT) if b"jupyterhub-singleuser" in Path(f"/proc/{pid}/cmdline").read_bytes()]
     assert servers, "the student's server is not running"
     cgroups = Path(f"/proc/{servers[0]}/cgroup").read_text()
-    assert f"autograder-class/{RIGHT}" in cgroups, cgroups
+    from autograder.hub import groups
+
+    assert f"/{groups.class_base(class_dir)}/{RIGHT}\n" in cgroups, cgroups  # the class's own, under its base
 
     for name in ("released", f"{RIGHT}-released", "graded", f"{RIGHT}-feedback"):  # the README's
         publish(shots[name], f"class-{name}")
@@ -310,14 +312,12 @@ def test_a_term_on_the_class_server(class_server):
     assert not any(_processes_of(u) for u in PASSWORDS), "a server outlived the class server"
     # what the hub leaves of a server (the kernels of a server killed mid-shutdown) is ended by the next
     # stop, which says so; a process of the same person outside the server's control group (a login) is not
-    from autograder.hub import groups
-
     uid = pwd.getpwnam(RIGHT).pw_uid
     stray, login = (subprocess.Popen(["sleep", "600"], user=uid, group=uid, extra_groups=[]) for _ in range(2))
     try:
-        for procs in groups.limit_groups(groups.CGROUP_BASE, RIGHT, 1 << 30, 64)[0]:
+        for procs in groups.limit_groups(groups.class_base(class_dir), RIGHT, 1 << 30, 64)[0]:
             procs.write_text(str(stray.pid))
-        assert stray.pid in groups.group_processes(groups.CGROUP_BASE, RIGHT)
+        assert stray.pid in groups.group_processes(groups.class_base(class_dir), RIGHT)
         again = _hub(course, "stop", "--class-dir", str(class_dir))
         assert again.returncode == 0, again.stdout + again.stderr
         assert f"stopped what the hub left running of the servers of {RIGHT} (1 process(es))" in again.stdout, \

@@ -122,8 +122,11 @@ def _a_server_as_a_job(course: Path, roster: Path, class_dir: Path, env: dict) -
     while not student.api("user").get("servers", {}).get("", {}).get("ready"):
         assert time.monotonic() < deadline, _hub_problems(log) + "\nqueue: " + _squeue(env) + _job_logs(STUDENT)
         time.sleep(2)
+    from autograder.hub.config import server_job_name
+
+    name = server_job_name(class_dir)  # the class's own mark on batchspawner's job name
     jobs = _squeue(env)
-    assert f"{STUDENT} spawner-jupyterhub RUNNING" in jobs, jobs
+    assert f"{STUDENT} {name} RUNNING" in jobs, jobs
     with student.open(hub + f"user/{STUDENT}/lab", timeout=120) as r:  # through the hub, signed in
         assert r.status == 200 and f"/user/{STUDENT}/lab" in r.url and b"JupyterLab" in r.read()
     stopped = _hub(course, "stop", "--class-dir", str(class_dir), slurm_conf=env["SLURM_CONF"])
@@ -133,17 +136,31 @@ def _a_server_as_a_job(course: Path, roster: Path, class_dir: Path, env: dict) -
         time.sleep(1)
     assert STUDENT not in _squeue(env), _squeue(env) + stopped.stdout
     # a server job the hub left behind (a hub killed mid-shutdown, a cancel lost on a busy controller) is
-    # cancelled by the next stop, which says so, even with no hub running
-    left = subprocess.run(["runuser", "-u", STUDENT, "--", "sbatch", "--parsable", "--job-name=spawner-jupyterhub",
-                           "--partition=grading", "--output=/dev/null", "--wrap", "sleep 600"], env=env,
-                          capture_output=True, text=True, cwd=pwd.getpwnam(STUDENT).pw_dir, timeout=60)
-    assert left.returncode == 0, left.stderr
-    job = left.stdout.strip().split(";")[0]
+    # cancelled by the next stop, which says so, even with no hub running; the same person's server in another
+    # class on this cluster is not
+    def submit(job_name: str) -> str:
+        out = subprocess.run(["runuser", "-u", STUDENT, "--", "sbatch", "--parsable", f"--job-name={job_name}",
+                              "--partition=grading", "--output=/dev/null", "--wrap", "sleep 600"], env=env,
+                             capture_output=True, text=True, cwd=pwd.getpwnam(STUDENT).pw_dir, timeout=60)
+        assert out.returncode == 0, out.stderr
+        return out.stdout.strip().split(";")[0]
+
+    other_class = server_job_name(class_dir.with_name("another-class"))
+    job, other = submit(name), submit(other_class)
+    try:
+        deadline = time.monotonic() + 60
+        while not all(f"{STUDENT} {n} RUNNING" in _squeue(env) for n in (name, other_class)) \
+                and time.monotonic() < deadline:
+            time.sleep(1)
+        assert f"{STUDENT} {name} RUNNING" in _squeue(env), _squeue(env)
+        again = _hub(course, "stop", "--class-dir", str(class_dir), slurm_conf=env["SLURM_CONF"])
+        assert again.returncode == 0, again.stdout + again.stderr
+        assert f"cancelled 1 server job(s) the hub left running in Slurm: {STUDENT} (job {job})" in again.stdout, \
+            again.stdout
+        assert name not in _squeue(env) and other_class in _squeue(env), _squeue(env)
+    finally:
+        subprocess.run(["scancel", other], env=env, capture_output=True, timeout=60)
     deadline = time.monotonic() + 60
-    while f"{STUDENT} spawner-jupyterhub RUNNING" not in _squeue(env) and time.monotonic() < deadline:
+    while STUDENT in _squeue(env) and time.monotonic() < deadline:
         time.sleep(1)
-    assert f"{STUDENT} spawner-jupyterhub RUNNING" in _squeue(env), _squeue(env)
-    again = _hub(course, "stop", "--class-dir", str(class_dir), slurm_conf=env["SLURM_CONF"])
-    assert again.returncode == 0, again.stdout + again.stderr
-    assert f"cancelled 1 server job(s) the hub left running in Slurm: {STUDENT} (job {job})" in again.stdout, again.stdout
     assert STUDENT not in _squeue(env), _squeue(env)

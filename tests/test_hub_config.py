@@ -90,6 +90,16 @@ def test_servers_on_slurm_are_submitted_as_their_owner(tmp_path):
     assert c.BatchSpawnerBase.exec_prefix.endswith("runuser -u {username} --")
     assert c.SlurmSpawner.req_partition == "gpu" and "--gres=gpu:1" in c.SlurmSpawner.req_options
     assert c.JupyterHub.hub_ip == "10.0.0.5"
+    # the class's own job name, so that ending one class's jobs spares another's (tested on Slurm itself)
+    from autograder.hub.config import server_job_name
+
+    assert c.SlurmSpawner.batch_submit_cmd == f"sbatch --parsable --job-name={server_job_name(tmp_path / 'class')}"
+    assert server_job_name(tmp_path / "class") != server_job_name(tmp_path / "another")
+
+
+def test_each_class_keeps_its_servers_in_a_control_group_of_its_own(tmp_path):
+    c = _configured(tmp_path)
+    assert c.ClassSpawner.cgroup_base == groups.class_base(tmp_path / "class") != groups.class_base(tmp_path / "x")
 
 
 def test_a_changed_generated_file_is_kept_before_it_is_written_again(tmp_path, capsys):
@@ -117,16 +127,19 @@ def test_each_server_gets_its_own_limits(tmp_path, monkeypatch, unified):
         for c in ("memory", "pids"):
             (root / c).mkdir(parents=True)
     monkeypatch.setattr(groups, "CGROUP_ROOT", root)
-    procs, missing = groups.limit_groups("autograder-class", "ana", 4 << 30, 128)
+    base = groups.class_base(Path("/srv/some-class"))
+    assert base.startswith(f"{groups.CGROUP_BASE}/class-") and base != groups.class_base(Path("/srv/another-class"))
+    procs, missing = groups.limit_groups(base, "ana", 4 << 30, 128)
     assert not missing
     if unified:
-        mine = root / "autograder-class" / "ana"
+        mine = root / base / "ana"
         assert (mine / "memory.max").read_text() == str(4 << 30) and (mine / "pids.max").read_text() == "128"
         assert procs == [mine / "cgroup.procs"]
-        assert "+memory" in (root / "autograder-class" / "cgroup.subtree_control").read_text()
+        for level in (root / groups.CGROUP_BASE, root / base):  # each level hands the controllers down
+            assert "+memory" in (level / "cgroup.subtree_control").read_text()
     else:
-        assert (root / "memory" / "autograder-class" / "ana" / "memory.limit_in_bytes").read_text() == str(4 << 30)
-        assert (root / "pids" / "autograder-class" / "ana" / "pids.max").read_text() == "128"
+        assert (root / "memory" / base / "ana" / "memory.limit_in_bytes").read_text() == str(4 << 30)
+        assert (root / "pids" / base / "ana" / "pids.max").read_text() == "128"
         assert len(procs) == 2
 
 

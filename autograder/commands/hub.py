@@ -32,9 +32,9 @@ import urllib.request
 from pathlib import Path
 
 from autograder.hub import roster as roster_mod
-from autograder.hub.config import INSTRUCTOR_ONLY_PLUGINS, SERVER_JOB_NAME
+from autograder.hub.config import INSTRUCTOR_ONLY_PLUGINS, server_job_name
 from autograder.hub.layout import DEFAULT_CLASS_DIR, SERVICE, ClassDescription, ClassDir
-from autograder.hub.groups import CGROUP_BASE, hub_group, join_group, stop_group
+from autograder.hub.groups import HUB_GROUP, class_base, join_group, stop_group
 from autograder.values import course
 from autograder.values.errors import UserError
 from autograder.values.files import write_atomic
@@ -254,10 +254,10 @@ def start(args, where: ClassDir) -> int:
                                      f"configure(get_config(), {str(where.description)!r})  # noqa: F821\n")
     _end_left_hub(where)
     log = open(where.log, "ab")
-    group = hub_group(where.root)
+    base = class_base(where.root)
     proc = subprocess.Popen([sys.executable, "-m", "jupyterhub", "-f", str(where.hub_config)], cwd=where.state,
                             stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-                            preexec_fn=lambda: join_group(CGROUP_BASE, group),
+                            preexec_fn=lambda: join_group(base, HUB_GROUP),
                             env={**os.environ, "PATH": os.pathsep.join([str(bin_), os.environ.get("PATH", "")])})
     deadline = time.monotonic() + args.wait
     while not _answers(_url(d)):
@@ -295,7 +295,7 @@ def _end_left_hub(where: ClassDir) -> int:
     """End what a hub killed mid-run (or one that did not stop in time) left in its group: its proxy, still
     holding the class's address, and its services, the formgrader among them, holding their ports with the
     dead hub's credentials, so that a new hub's own would fail to start."""
-    n, left = stop_group(CGROUP_BASE, hub_group(where.root))
+    n, left = stop_group(class_base(where.root), HUB_GROUP)
     if n:
         print(f"stopped what an earlier hub of this class left running (its proxy and services: {n} process(es))")
     if left:
@@ -305,10 +305,10 @@ def _end_left_hub(where: ClassDir) -> int:
     return 0
 
 
-def _server_jobs(members: list[str]) -> list[str] | None:
+def _server_jobs(job_name: str, members: list[str]) -> list[str] | None:
     """``JOBID user`` of each learner-server job of ``members`` in Slurm's queue; None when Slurm cannot say."""
     try:
-        out = subprocess.run(["squeue", "-h", "-o", "%i %u", f"--name={SERVER_JOB_NAME}", f"--user={','.join(members)}",
+        out = subprocess.run(["squeue", "-h", "-o", "%i %u", f"--name={job_name}", f"--user={','.join(members)}",
                               "--states=PENDING,RUNNING,SUSPENDED,CONFIGURING"],
                              capture_output=True, text=True, timeout=60)
     except (OSError, subprocess.TimeoutExpired):  # no squeue here, or the controller does not answer
@@ -329,13 +329,15 @@ def _end_left_servers(where: ClassDir) -> int:
     members = sorted(set(d.students + d.instructors))
     if not members:
         return 0
-    return _cancel_left_jobs(members) if d.spawner == "slurm" else _kill_left_processes(members)
+    if d.spawner == "slurm":
+        return _cancel_left_jobs(server_job_name(where.root), members)
+    return _kill_left_processes(class_base(where.root), members)
 
 
-def _kill_left_processes(members: list[str]) -> int:
+def _kill_left_processes(base: str, members: list[str]) -> int:
     killed, stuck = {}, {}
     for name in members:
-        n, left = stop_group(CGROUP_BASE, name)
+        n, left = stop_group(base, name)
         if n:
             killed[name] = n
         if left:
@@ -351,18 +353,18 @@ def _kill_left_processes(members: list[str]) -> int:
     return 0
 
 
-def _cancel_left_jobs(members: list[str]) -> int:
-    left = _server_jobs(members)
+def _cancel_left_jobs(job_name: str, members: list[str]) -> int:
+    left = _server_jobs(job_name, members)
     if left is None:
         print("could not ask Slurm whether servers of the class are still queued (squeue failed): "
-              f"check with: squeue --name={SERVER_JOB_NAME}")
+              f"check with: squeue --name={job_name}")
         return 1
     if not left:
         return 0
     ids = [line.split()[0] for line in left]
     subprocess.run(["scancel", *ids], capture_output=True, text=True, timeout=60)
     deadline = time.monotonic() + 60
-    while (still := _server_jobs(members)) and time.monotonic() < deadline:
+    while (still := _server_jobs(job_name, members)) and time.monotonic() < deadline:
         time.sleep(1)
     if still:
         print(f"{len(still)} server job(s) of the class are still in Slurm's queue after scancel: "

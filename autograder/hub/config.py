@@ -24,13 +24,20 @@ import os
 import shutil
 from pathlib import Path
 
+from autograder.hub.groups import class_base
 from autograder.hub.layout import SERVICE, ClassDescription, ClassDir
+from autograder.values.digest import sha
 
 # nbgrader's lab plugins a learner's server does not offer (its formgrader and assignment-creation tools)
 INSTRUCTOR_ONLY_PLUGINS = ("@jupyter/nbgrader:formgrader", "@jupyter/nbgrader:create-assignment")
 
-# the name batchspawner's Slurm batch script gives every learner's server job (its template, kept as it is)
-SERVER_JOB_NAME = "spawner-jupyterhub"
+
+def server_job_name(class_dir: Path) -> str:
+    """The Slurm job name of one class's learner servers: batchspawner's own (``spawner-jupyterhub``, from its
+    batch script, kept as it is) with the class's mark, given on sbatch's command line (which overrides the
+    script's), so that ending what one class left never cancels another class's servers, those of a person in
+    both included."""
+    return f"spawner-jupyterhub-{sha(str(Path(class_dir).resolve()))[:12]}"
 
 
 def bindir(d: ClassDescription) -> Path:
@@ -104,6 +111,7 @@ def configure(c, description: str | Path) -> None:
         # sbatch as the person (batchspawner's default uses sudo; root needs no sudo to become them)
         runuser = shutil.which("runuser", path=os.pathsep.join(["/usr/sbin", "/sbin", os.environ.get("PATH", "")]))
         c.BatchSpawnerBase.exec_prefix = f"{runuser or 'runuser'} -u {{username}} --"
+        c.SlurmSpawner.batch_submit_cmd = f"sbatch --parsable --job-name={server_job_name(where.root)}"
         c.SlurmSpawner.req_partition = d.slurm_partition
         c.SlurmSpawner.req_runtime = f"{d.slurm_hours}:00:00"
         c.SlurmSpawner.req_memory = d.mem_limit
@@ -115,3 +123,4 @@ def configure(c, description: str | Path) -> None:
     else:
         c.JupyterHub.spawner_class = "autograder.hub.spawner.ClassSpawner"
         c.ClassSpawner.max_processes = d.max_processes
+        c.ClassSpawner.cgroup_base = class_base(where.root)

@@ -17,13 +17,15 @@ from pathlib import Path
 from autograder.values.digest import sha
 
 CGROUP_ROOT = Path("/sys/fs/cgroup")
-CGROUP_BASE = "autograder-class"  # the control group every person's group goes under
+CGROUP_BASE = "autograder-class"  # the control group every class's group goes under
+HUB_GROUP = "the.hub"  # a dot, which no user name has (autograder.hub.roster.NAME): never a person's group
 
 
-def hub_group(class_dir: Path) -> str:
-    """The control group (under :data:`CGROUP_BASE`) of one class's hub, its proxy and its services.  Its name has
-    a dot, which no user name has (:data:`autograder.hub.roster.NAME`), so it is never a person's group."""
-    return f"hub.{sha(str(class_dir))[:16]}"
+def class_base(class_dir: Path) -> str:
+    """The control group of one class, under :data:`CGROUP_BASE`: its people's groups and its hub's
+    (:data:`HUB_GROUP`) go under it, so that ending what one class left never touches another class's
+    processes on the same machine, the servers of a person in both included."""
+    return f"{CGROUP_BASE}/class-{sha(str(Path(class_dir).resolve()))[:16]}"
 
 
 def join_group(base: str, name: str) -> bool:
@@ -59,9 +61,11 @@ def limit_groups(base: str, name: str, mem_bytes: int, max_processes: int) -> tu
         wanted = {"memory", "pids"} & set(unified.read_text().split())
         top = CGROUP_ROOT / base
         try:
-            top.mkdir(exist_ok=True)
-            write_control(CGROUP_ROOT / "cgroup.subtree_control", " ".join(f"+{c}" for c in sorted(wanted)))
-            write_control(top / "cgroup.subtree_control", " ".join(f"+{c}" for c in sorted(wanted)))
+            level = CGROUP_ROOT
+            for part in ("", *Path(base).parts):  # each level down to base hands the controllers on
+                level = level / part if part else level
+                level.mkdir(exist_ok=True)
+                write_control(level / "cgroup.subtree_control", " ".join(f"+{c}" for c in sorted(wanted)))
             mine = top / name
             mine.mkdir(exist_ok=True)
         except OSError:  # not writable here: said below
