@@ -28,11 +28,12 @@ import tarfile
 import tempfile
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
 from autograder.hub import roster as roster_mod
-from autograder.hub.config import INSTRUCTOR_ONLY_PLUGINS, server_job_name
+from autograder.hub.config import INSTRUCTOR_ONLY_PLUGINS, roster_token, server_job_name
 from autograder.hub.layout import DEFAULT_CLASS_DIR, SERVICE, ClassDescription, ClassDir
 from autograder.hub.groups import HUB_GROUP, class_base, join_group, stop_group
 from autograder.values import course
@@ -266,9 +267,43 @@ def start(args, where: ClassDir) -> int:
         if time.monotonic() > deadline:
             raise UserError(f"the hub did not answer within {args.wait} s; its log: {where.log}")
         time.sleep(0.5)
+    out = _shut_out(where, d)
     print(f"class server: {_url(d)} (hub pid {proc.pid}); instructors: {', '.join(d.instructors)}; "
           f"{len(d.students)} student(s); formgrader: {_url(d)}services/{SERVICE}/ (instructors only)")
     print(f"stop: autograder hub stop --class-dir {where.root}   back up: autograder hub backup --class-dir {where.root}")
+    return out
+
+
+def _hub_api(d: ClassDescription, token: str, path: str, method: str = "GET"):
+    request = urllib.request.Request(_url(d) + "hub/api/" + path, method=method,
+                                     headers={"Authorization": f"token {token}"})
+    with urllib.request.urlopen(request, timeout=30) as r:
+        body = r.read()
+    return json.loads(body) if body else None
+
+
+def _shut_out(where: ClassDir, d: ClassDescription) -> int:
+    """Remove from the hub everyone it holds who is not on the roster: the roster decides who signs in, but a
+    person taken off keeps, until removed, the sessions and API tokens the hub gave them (a browser signed in
+    for two weeks).  Their account and files stay."""
+    roster = set(d.instructors) | set(d.students)
+    try:
+        token = roster_token(where)
+        held, page = [], 200
+        while True:
+            users = _hub_api(d, token, f"users?offset={len(held)}&limit={page}")
+            held += [u["name"] for u in users]
+            if len(users) < page:
+                break
+        gone = sorted(set(held) - roster)
+        for name in gone:
+            _hub_api(d, token, f"users/{urllib.parse.quote(name)}", method="DELETE")
+    except (OSError, ValueError, KeyError, TypeError) as exc:  # the hub's API refused or is not there: said
+        print(f"could not check the hub for people no longer on the roster ({exc}): if anyone was taken off, "
+              f"run autograder hub stop, then start again, and see {where.log}")
+        return 1
+    if gone:
+        print(f"removed from the hub, with their sessions and tokens (no longer on the roster): {', '.join(gone)}")
     return 0
 
 

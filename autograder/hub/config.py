@@ -21,6 +21,7 @@ What it sets, following nbgrader's documentation for JupyterHub:
 from __future__ import annotations
 
 import os
+import secrets
 import shutil
 from pathlib import Path
 
@@ -30,6 +31,24 @@ from autograder.values.digest import sha
 
 # nbgrader's lab plugins a learner's server does not offer (its formgrader and assignment-creation tools)
 INSTRUCTOR_ONLY_PLUGINS = ("@jupyter/nbgrader:formgrader", "@jupyter/nbgrader:create-assignment")
+
+
+ROSTER_SERVICE = "class-roster"  # hub start's own hand in the hub: it removes the people off the roster
+
+
+def roster_token(where: ClassDir) -> str:
+    """The roster service's API token, made once (readable by root alone) and kept with the hub's state."""
+    path = where.roster_token
+    if not path.is_file():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+        except FileExistsError:  # made meanwhile by another start
+            pass
+        else:
+            with os.fdopen(fd, "w") as f:
+                f.write(secrets.token_hex(32))
+    return path.read_text().strip()
 
 
 def server_job_name(class_dir: Path) -> str:
@@ -85,6 +104,8 @@ def configure(c, description: str | Path) -> None:
         {"name": "idle-culler", "description": "stop servers left idle",
          "services": ["idle-culler"],
          "scopes": ["list:users", "read:users:activity", "read:servers", "delete:servers"]},
+        {"name": ROSTER_SERVICE, "description": "take people off the roster out of the hub",
+         "services": [ROSTER_SERVICE], "scopes": ["list:users", "admin:users"]},
     ]
     service_env = {"PATH": env_path, "JUPYTER_CONFIG_PATH": str(where.jupyter / "formgrader"),
                    "JUPYTERHUB_DEFAULT_URL": "/formgrader"}
@@ -96,6 +117,7 @@ def configure(c, description: str | Path) -> None:
         {"name": "idle-culler",
          "command": [d.python, "-m", "jupyterhub_idle_culler",
                      f"--timeout={d.cull_idle_seconds}"]},
+        {"name": ROSTER_SERVICE, "api_token": roster_token(where)},
     ]
 
     c.Spawner.default_url = "/lab"

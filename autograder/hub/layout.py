@@ -97,3 +97,8 @@ class ClassDir:
     @property
     def log(self) -> Path:
         return self.state / "jupyterhub.log"
+
+    @property
+    def roster_token(self) -> Path:
+        """The hub API token with which ``hub start`` takes people off the roster out of the hub (root only)."""
+        return self.state / "roster-service-token"
