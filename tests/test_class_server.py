@@ -25,7 +25,7 @@ from pathlib import Path
 import nbformat
 import pytest
 from browser_helpers import CHROMIUM, chromium, free_port
-from support import fixture_course, folder_for_accounts, run_tool
+from support import COURSE_ID, fixture_course, folder_for_accounts, run_tool
 from test_browser import ARTIFACTS, GRADE, RUN, UI, VALIDATE, publish, type_into
 
 pytestmark = [
@@ -381,6 +381,9 @@ def test_a_term_on_the_class_server(class_server):
     assert up.returncode == 0 and f"no longer on the roster, so they cannot sign in (their accounts and files are " \
         f"kept): {WRONG}" in up.stdout, up.stdout + up.stderr
     assert f"removed from the hub, with their sessions and tokens (no longer on the roster): {WRONG}" in up.stdout
+    # and the instructor now listed as a student is out of nbgrader's instructors' group (the hub only adds)
+    assert f"taken out of the hub group formgrade-{COURSE_ID} (the roster no longer puts them there): {INSTRUCTOR}" \
+        in up.stdout, up.stdout
     assert _signs_in(hub, RIGHT, tries=3), up.stdout + log.read_text()[-3000:]
     assert not _signs_in(hub, WRONG, tries=3)
     assert kept.get(hub + "hub/home", timeout=60, allow_redirects=False).status_code != 200  # its session ended

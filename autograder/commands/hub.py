@@ -33,7 +33,7 @@ import urllib.request
 from pathlib import Path
 
 from autograder.hub import roster as roster_mod
-from autograder.hub.config import INSTRUCTOR_ONLY_PLUGINS, roster_token, server_job_name
+from autograder.hub.config import INSTRUCTOR_ONLY_PLUGINS, class_groups, roster_token, server_job_name
 from autograder.hub.layout import DEFAULT_CLASS_DIR, SERVICE, ClassDescription, ClassDir
 from autograder.hub.groups import HUB_GROUP, class_base, join_group, stop_group
 from autograder.values import course
@@ -267,26 +267,29 @@ def start(args, where: ClassDir) -> int:
         if time.monotonic() > deadline:
             raise UserError(f"the hub did not answer within {args.wait} s; its log: {where.log}")
         time.sleep(0.5)
-    out = _shut_out(where, d)
+    out = _follow_roster(where, d)
     print(f"class server: {_url(d)} (hub pid {proc.pid}); instructors: {', '.join(d.instructors)}; "
           f"{len(d.students)} student(s); formgrader: {_url(d)}services/{SERVICE}/ (instructors only)")
     print(f"stop: autograder hub stop --class-dir {where.root}   back up: autograder hub backup --class-dir {where.root}")
     return out
 
 
-def _hub_api(d: ClassDescription, token: str, path: str, method: str = "GET"):
+def _hub_api(d: ClassDescription, token: str, path: str, method: str = "GET", body: dict | None = None):
     request = urllib.request.Request(_url(d) + "hub/api/" + path, method=method,
-                                     headers={"Authorization": f"token {token}"})
+                                     data=None if body is None else json.dumps(body).encode(),
+                                     headers={"Authorization": f"token {token}", "Content-Type": "application/json"})
     with urllib.request.urlopen(request, timeout=30) as r:
-        body = r.read()
-    return json.loads(body) if body else None
+        answer = r.read()
+    return json.loads(answer) if answer else None
 
 
-def _shut_out(where: ClassDir, d: ClassDescription) -> int:
-    """Remove from the hub everyone it holds who is not on the roster: the roster decides who signs in, but a
-    person taken off keeps, until removed, the sessions and API tokens the hub gave them (a browser signed in
-    for two weeks).  Their account and files stay."""
+def _follow_roster(where: ClassDir, d: ClassDescription) -> int:
+    """Take out of the hub what the roster no longer lists.  The roster decides who signs in, but a person taken
+    off keeps, until removed, the sessions and API tokens the hub gave them (a browser signed in for two weeks);
+    and the hub only ever adds to a group, so an instructor listed as a student later would stay in the
+    instructors' group.  Their account and files stay."""
     roster = set(d.instructors) | set(d.students)
+    moved = {}
     try:
         token = roster_token(where)
         held, page = [], 200
@@ -298,12 +301,19 @@ def _shut_out(where: ClassDir, d: ClassDescription) -> int:
         gone = sorted(set(held) - roster)
         for name in gone:
             _hub_api(d, token, f"users/{urllib.parse.quote(name)}", method="DELETE")
+        for group, members in class_groups(d).items():
+            extra = sorted(set(_hub_api(d, token, f"groups/{urllib.parse.quote(group)}")["users"]) - set(members))
+            if extra:
+                _hub_api(d, token, f"groups/{urllib.parse.quote(group)}/users", method="DELETE", body={"users": extra})
+                moved[group] = extra
     except (OSError, ValueError, KeyError, TypeError) as exc:  # the hub's API refused or is not there: said
-        print(f"could not check the hub for people no longer on the roster ({exc}): if anyone was taken off, "
+        print(f"could not bring the hub in line with the roster ({exc}): if anyone was taken off or changed role, "
               f"run autograder hub stop, then start again, and see {where.log}")
         return 1
     if gone:
         print(f"removed from the hub, with their sessions and tokens (no longer on the roster): {', '.join(gone)}")
+    for group, names in moved.items():
+        print(f"taken out of the hub group {group} (the roster no longer puts them there): {', '.join(names)}")
     return 0
 
 

@@ -33,7 +33,12 @@ from autograder.values.digest import sha
 INSTRUCTOR_ONLY_PLUGINS = ("@jupyter/nbgrader:formgrader", "@jupyter/nbgrader:create-assignment")
 
 
-ROSTER_SERVICE = "class-roster"  # hub start's own hand in the hub: it removes the people off the roster
+ROSTER_SERVICE = "class-roster"  # hub start's own hand in the hub: it takes out what the roster no longer lists
+
+
+def class_groups(d: ClassDescription) -> dict[str, list[str]]:
+    """nbgrader's hub groups of the course (its course lists read them) and who is in each, by the roster."""
+    return {f"formgrade-{d.course_id}": list(d.instructors), f"nbgrader-{d.course_id}": list(d.students)}
 
 
 def roster_token(where: ClassDir) -> str:
@@ -90,11 +95,7 @@ def configure(c, description: str | Path) -> None:
     c.Authenticator.admin_users = set()
     c.PAMAuthenticator.open_sessions = False
 
-    course = d.course_id
-    c.JupyterHub.load_groups = {
-        f"formgrade-{course}": {"users": list(d.instructors)},
-        f"nbgrader-{course}": {"users": list(d.students)},
-    }
+    c.JupyterHub.load_groups = {name: {"users": users} for name, users in class_groups(d).items()}
     # nbgrader's course list reads the groups; the formgrader's door is a role given to the instructors by name,
     # since a role's members are set exactly at each start and a group's are only ever added to (an instructor
     # who is a student in a later roster would keep the formgrader through the group)
@@ -105,7 +106,7 @@ def configure(c, description: str | Path) -> None:
          "services": ["idle-culler"],
          "scopes": ["list:users", "read:users:activity", "read:servers", "delete:servers"]},
         {"name": ROSTER_SERVICE, "description": "take people off the roster out of the hub",
-         "services": [ROSTER_SERVICE], "scopes": ["list:users", "admin:users"]},
+         "services": [ROSTER_SERVICE], "scopes": ["list:users", "admin:users", "groups"]},
     ]
     service_env = {"PATH": env_path, "JUPYTER_CONFIG_PATH": str(where.jupyter / "formgrader"),
                    "JUPYTERHUB_DEFAULT_URL": "/formgrader"}
