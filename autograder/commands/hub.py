@@ -184,8 +184,6 @@ def _settings(args, previous: ClassDescription | None) -> dict:
             out[name] = args.port + PORT_OFFSETS[name]
         elif previous is not None:
             out[name] = getattr(previous, name)
-        elif name in PORT_OFFSETS:
-            out[name] = defaults.port + PORT_OFFSETS[name]
         else:
             out[name] = getattr(defaults, name)
     return out

@@ -14,6 +14,7 @@ import signal
 import time
 from pathlib import Path
 
+from autograder.values.processes import signal_if
 from autograder.values.digest import sha
 
 CGROUP_ROOT = Path("/sys/fs/cgroup")
@@ -119,17 +120,8 @@ def stop_group(base: str, name: str, within: float = 10.0) -> tuple[int, list[in
     end = time.monotonic() + within
     while (left := group_processes(base, name)) and time.monotonic() < end:
         for pid in left:
-            try:
-                fd = os.pidfd_open(pid)
-            except OSError:  # gone already
-                continue
-            try:
-                if _in_group(Path(f"/proc/{pid}/cgroup").read_text(), f"/{base}/{name}"):
-                    signal.pidfd_send_signal(fd, signal.SIGKILL)
-                    killed.add(pid)
-            except OSError:  # it exited between the two
-                pass
-            finally:
-                os.close(fd)
+            if signal_if(pid, lambda p: _in_group(Path(f"/proc/{p}/cgroup").read_text(), f"/{base}/{name}"),
+                         signal.SIGKILL):
+                killed.add(pid)
         time.sleep(0.05)
     return len(killed), group_processes(base, name)

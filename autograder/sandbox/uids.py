@@ -22,6 +22,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from autograder.values.processes import signal_if
+
 
 class SandboxUnavailable(RuntimeError):
     pass
@@ -50,21 +52,8 @@ def user_processes(uid: int) -> list[int]:
 
 
 def signal_as(pid: int, uid: int, sig: int) -> bool:
-    """Send ``sig`` to ``pid`` only while it still runs as ``uid``; whether it was sent.  Through a pidfd taken
-    before the check, so a pid that ends and is reused meanwhile (by any process of the machine) is never hit."""
-    try:
-        fd = os.pidfd_open(pid)
-    except OSError:  # gone already
-        return False
-    try:
-        if os.stat(f"/proc/{pid}").st_uid != uid:
-            return False
-        signal.pidfd_send_signal(fd, sig)
-        return True
-    except OSError:  # it ended between the two
-        return False
-    finally:
-        os.close(fd)
+    """Send ``sig`` to ``pid`` only while it still runs as ``uid`` (:func:`signal_if`)."""
+    return signal_if(pid, lambda p: os.stat(f"/proc/{p}").st_uid == uid, sig)
 
 
 def kill_user(uid: int, timeout: float = 10.0) -> bool:
