@@ -342,10 +342,15 @@ def _end_left_hub(where: ClassDir) -> int:
     if n:
         print(f"stopped what an earlier hub of this class left running (its proxy and services: {n} process(es))")
     if left:
-        print(f"processes an earlier hub of this class left outlived SIGKILL for 10 s: {', '.join(map(str, left))} "
-              "(stuck in the system, as on a hung file system); run autograder hub stop again once it answers")
-        return 1
+        return _stuck("an earlier hub of this class left", left)
     return 0
+
+
+def _stuck(whose: str, pids: list[int]) -> int:
+    """The one line for processes SIGKILL did not end: the system holds them, so only a later stop can."""
+    print(f"processes {whose} outlived SIGKILL for 10 s: {', '.join(map(str, pids))} "
+          "(stuck in the system, as on a hung file system); run autograder hub stop again once it answers")
+    return 1
 
 
 def _server_jobs(job_name: str, members: list[str]) -> list[str] | None:
@@ -389,10 +394,7 @@ def _kill_left_processes(base: str, members: list[str]) -> int:
         print(f"stopped what the hub left running of the servers of {', '.join(killed)} "
               f"({sum(killed.values())} process(es))")
     if stuck:
-        print(f"processes of the servers of {', '.join(stuck)} outlived SIGKILL for 10 s: "
-              f"{', '.join(str(p) for ps in stuck.values() for p in ps)} (stuck in the system, as on a hung file system); "
-              "run autograder hub stop again once it answers")
-        return 1
+        return _stuck(f"of the servers of {', '.join(stuck)}", [p for ps in stuck.values() for p in ps])
     return 0
 
 
