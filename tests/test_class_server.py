@@ -317,6 +317,8 @@ def test_a_term_on_the_class_server(class_server):
         publish(shots[name], f"class-{name}")
     stopped = _hub(course, "stop", "--class-dir", str(class_dir))
     assert stopped.returncode == 0, stopped.stderr
+    # a hub that stopped as asked left nothing: its proxy, still exiting, is not reported as left running
+    assert "left running" not in stopped.stdout, stopped.stdout
     deadline = time.monotonic() + 30
     while any(_processes_of(u) for u in PASSWORDS) and time.monotonic() < deadline:
         time.sleep(0.5)

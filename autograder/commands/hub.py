@@ -35,7 +35,7 @@ from pathlib import Path
 from autograder.hub import roster as roster_mod
 from autograder.hub.config import INSTRUCTOR_ONLY_PLUGINS, class_groups, roster_token, server_job_name
 from autograder.hub.layout import DEFAULT_CLASS_DIR, SERVICE, ClassDescription, ClassDir
-from autograder.hub.groups import HUB_GROUP, class_base, join_group, stop_group
+from autograder.hub.groups import HUB_GROUP, class_base, join_group, stop_group, wait_empty
 from autograder.values import course
 from autograder.values.errors import UserError
 from autograder.values.files import write_atomic
@@ -330,8 +330,28 @@ def stop(args, where: ClassDir) -> int:
             pass
     if _pid(where) == pid:
         os.kill(pid, signal.SIGKILL)
+    else:
+        _settle(where)
     print(f"class server stopped (its state stays in {where.root}: autograder hub start restarts it)")
     return max(_end_left_hub(where), _end_left_servers(where))
+
+
+def _settle(where: ClassDir, within: float = 10) -> None:
+    """Give what a hub that stopped as asked has just signalled the time to exit by itself: the hub sends its
+    proxy SIGTERM and exits without waiting for it, and a server's kernels may outlive the server by a moment.
+    Neither is a leftover to kill and report."""
+    end = time.monotonic() + within
+    base = class_base(where.root)
+    for name in [HUB_GROUP, *_members(where)]:
+        wait_empty(base, name, max(0.0, end - time.monotonic()))
+
+
+def _members(where: ClassDir) -> list[str]:
+    """Everyone the class's last start listed."""
+    if not where.description.is_file():
+        return []
+    d = ClassDescription.load(where.description)
+    return sorted(set(d.students + d.instructors))
 
 
 def _end_left_hub(where: ClassDir) -> int:
@@ -371,13 +391,10 @@ def _end_left_servers(where: ClassDir) -> int:
     was killed without its kernels, a ``scancel`` lost on a busy controller): on Slurm, their jobs, which would
     hold a node's share until their time limit; on this machine, whatever is left in each person's control
     group, where their server put all it started (never their other processes, such as a login)."""
-    if not where.description.is_file():
-        return 0
-    d = ClassDescription.load(where.description)
-    members = sorted(set(d.students + d.instructors))
+    members = _members(where)
     if not members:
         return 0
-    if d.spawner == "slurm":
+    if ClassDescription.load(where.description).spawner == "slurm":
         return _cancel_left_jobs(server_job_name(where.root), members)
     return _kill_left_processes(class_base(where.root), members)
 

@@ -112,6 +112,16 @@ def _in_group(proc_cgroup: str, group: str) -> bool:
     return any(line.split(":", 2)[-1] == group for line in proc_cgroup.splitlines())
 
 
+def wait_empty(base: str, name: str, within: float) -> bool:
+    """Whether ``name``'s control groups under ``base`` empty by themselves within ``within`` seconds."""
+    end = time.monotonic() + within
+    while group_processes(base, name):
+        if time.monotonic() > end:
+            return False
+        time.sleep(0.05)
+    return True
+
+
 def stop_group(base: str, name: str, within: float = 10.0) -> tuple[int, list[int]]:
     """Kill every process in ``name``'s control groups until none is left: how many were killed, and what
     is left after ``within`` seconds.  Each is signalled through a pidfd after checking it is still in the
