@@ -1,0 +1,29 @@
+# caught by the visible tests
+# wrong: saves the model's parameters but not its buffers (BatchNorm running statistics)
+def save_checkpoint(path, run):
+    """Exercise 9.2: write everything needed to continue `run` exactly."""
+    name, keys, pos, has_gauss, cached = np.random.get_state()
+    torch.save({
+        "model": {k: p.detach() for k, p in run.model.named_parameters()},
+        "optimizer": run.optimizer.state_dict(), "scheduler": run.scheduler.state_dict(),
+        "scaler": run.scaler.state_dict(), "step": run.step, "epoch_start_rng": run.epoch_start_rng,
+        "loader_rng": run.loader.generator.get_state(), "torch_rng": torch.get_rng_state(),
+        "numpy_rng": (name, torch.from_numpy(keys.astype(np.int64)), pos, has_gauss, cached),
+        "python_rng": random.getstate(),
+    }, path)
+
+
+def load_checkpoint(path, run):
+    """Exercise 9.2: restore a fresh `run` in place from the file written by `save_checkpoint`."""
+    ck = torch.load(path, weights_only=True)
+    run.model.load_state_dict(ck["model"], strict=False)
+    run.optimizer.load_state_dict(ck["optimizer"])
+    run.scheduler.load_state_dict(ck["scheduler"])
+    run.scaler.load_state_dict(ck["scaler"])
+    run.step = ck["step"]
+    run.epoch_start_rng = ck["epoch_start_rng"]
+    run.loader.generator.set_state(ck["loader_rng"])
+    torch.set_rng_state(ck["torch_rng"])
+    name, keys, pos, has_gauss, cached = ck["numpy_rng"]
+    np.random.set_state((name, keys.numpy().astype(np.uint32), pos, has_gauss, cached))
+    random.setstate(ck["python_rng"])

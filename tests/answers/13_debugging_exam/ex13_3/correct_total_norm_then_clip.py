@@ -1,0 +1,15 @@
+def train_step(model, x, y, optimizer, scaler, max_norm=1.0):
+    """Exercise 13.3: one AMP training step with gradient clipping; returns the loss."""
+    device = next(model.parameters()).device
+    x, y = x.to(device), y.to(device)
+    optimizer.zero_grad(set_to_none=True)
+    with torch.autocast(device_type=device.type, dtype=AMP_DTYPE):
+        loss = F.cross_entropy(model(x), y)
+    scaler.scale(loss).backward()
+    scaler.unscale_(optimizer)
+    params = [p for group in optimizer.param_groups for p in group["params"]]
+    grads = [p.grad for p in params if p.grad is not None]
+    nn.utils.clip_grads_with_norm_(params, max_norm, nn.utils.get_total_norm(grads))
+    scaler.step(optimizer)
+    scaler.update()
+    return loss
