@@ -1,4 +1,4 @@
-# correct: one-hot mask times log-probs, summed over classes
+# wrong: one-hot mask times log-probs: a log-probability of -inf (a class with probability 0) at another class gives 0 * -inf = nan
 # Exercise 1.4
 def target_log_probs(log_probs, targets):
     """log_probs (..., C), targets (...) int64 -> log_probs[..., targets] of shape (...), differentiable."""
