@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import ast
 import re
+import sys
 from collections import Counter
 
 import pytest
@@ -22,6 +24,21 @@ def test_there_are_notebooks():
 def test_grade_ids_unique_across_the_course():
     ids = Counter(course.grade_id(c) for p in SOLUTIONS for c in course.read(p).cells if course.grade_id(c))
     assert not [i for i, n in ids.items() if n > 1], f"duplicated grade ids: {[i for i, n in ids.items() if n > 1]}"
+
+
+def _module_names(source: str) -> set[str]:
+    """The names a cell binds in the notebook's namespace (not inside its functions or classes)."""
+    names: set[str] = set()
+    for stmt in ast.parse(source).body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(stmt.name)
+            continue
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                names.add(node.id)
+            elif isinstance(node, (ast.Import, ast.ImportFrom)):
+                names.update((a.asname or a.name).split(".")[0] for a in node.names)
+    return names
 
 
 @pytest.mark.parametrize("path", SOLUTIONS, ids=[p.stem for p in SOLUTIONS])
@@ -51,6 +68,11 @@ def test_exercise_cells(path):
         assert re.search(r'@hidden_test\("%s"\)' % ex.id, hidden), f"{ex.id}: hidden block must use @hidden_test(\"{ex.id}\")"
         visible = learner_view.visible_source(tests)
         assert "assert" in visible, f"{ex.id}: visible tests must assert something"
+        leaked = _module_names(src.replace(marks.begin_hidden, "").replace(marks.end_hidden, "")) - {"_", "hidden_test"}
+        leaked = {n for n in leaked if not n.startswith(f"_{ex.id}_") and n not in sys.stdlib_module_names}
+        assert not leaked, (f"{ex.id}: the test cell binds {sorted(leaked)} in the notebook's namespace, where a "
+                            f"learner's helper of that name would be replaced: put the visible tests in a function, "
+                            f"and name what must stay at module level _{ex.id}_...")
     for cell in nb.cells:
         if course.grade_id(cell) and not course.exercise_of(cell) and not variants.is_variant_cell(cell):
             pytest.fail(f"grade id {course.grade_id(cell)} does not follow exN_M_solution / exN_M_tests / exN_M_variant")
@@ -79,3 +101,15 @@ def test_committed_notebooks_are_normalized():
 def test_notebooks_in_sync_with_solutions():
     problems = release.out_of_sync(ROOT)
     assert not problems, "run `make release`:\n" + "\n".join(problems)
+
+
+def test_released_cells_carry_their_own_checksum():
+    """nbgrader's Validate and autograde compare each graded or locked cell with the checksum it carries: a
+    released cell whose text changed after the checksum was made (a blank line the release trimmed) would
+    tell every learner that its tests were changed."""
+    from nbgrader.utils import compute_checksum
+
+    bad = [f"{p.relative_to(ROOT)}: {course.grade_id(c)}" for p in sorted(ROOT.glob("notebooks/*/*.ipynb"))
+           for c in course.read(p).cells
+           if course.nbgrader_meta(c).get("checksum") and course.nbgrader_meta(c)["checksum"] != compute_checksum(c)]
+    assert not bad, "checksums that do not match their cells:\n" + "\n".join(bad)
