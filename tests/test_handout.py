@@ -60,6 +60,13 @@ def test_a_zip_pack(tmp_path):
     assert "pack/notebooks/01_tensors/01_tensors.ipynb" in names and "pack/README.md" in names
     assert not any("02_autograd" in n for n in names)
     assert handout.leaks(tmp_path / "pack.zip", ROOT) == []
+    # a pack already there (handed out, or a file of yours) is never written over
+    before = (tmp_path / "pack.zip").read_bytes()
+    again = run_tool([sys.executable, "-m", "autograder", "handout", "01_tensors", "--default-variant", "--to",
+                      str(tmp_path / "pack.zip")], ROOT)
+    assert again.returncode == 2 and len(again.stderr.strip().splitlines()) == 1, again.stdout + again.stderr
+    assert "exists" in again.stderr and "move it away" in again.stderr
+    assert (tmp_path / "pack.zip").read_bytes() == before
 
 
 @pytest.mark.slow

@@ -131,3 +131,59 @@ def test_nothing_graded_is_one_line(tmp_path, command):
     assert out.returncode == 2 and out.stdout == ""
     lines = out.stderr.strip().splitlines()
     assert len(lines) == 1 and "run `autograder grade" in lines[0] and "first" in lines[0], out.stderr
+
+
+def test_a_feedback_page_follows_its_grade(tmp_path):
+    """A page from an earlier run never outlives its grade: a resubmission that did not read gets a page with
+    the recorded score and no cells, a grade taken back gets a page that says so, and a page a person edited
+    is kept under .autograder/kept/ (never beside it, where nbgrader's release_feedback would hand it out)."""
+    from autograder.grading.store import Entry, ResultStore
+
+    course = bare_fixture_course(tmp_path / "course")
+    fb = course / "feedback"
+    store = ResultStore(course)
+    unread = NotebookResult("carol", "00_fixture", "00_fixture", [_ex("ex0_1", "Exercise 0.1", "failed", points=3.0)],
+                            error="the submitted notebook could not be read (NotJSONError)")
+    store.put(Entry("k", unread))
+    for student, text in (("carol", "Final score: 2 / 3"), ("dave", "Final score: 3 / 3"), ("erin", "my own notes")):
+        (fb / student / "00_fixture").mkdir(parents=True)
+        (fb / student / "00_fixture" / "00_fixture.html").write_text(text)
+    out = run_tool([sys.executable, "-m", "autograder", "feedback"], course, timeout=300)
+    assert out.returncode == 0, out.stdout + out.stderr
+    carol = (fb / "carol" / "00_fixture" / "00_fixture.html").read_text()
+    assert "could not be graded from its cells" in carol and "0 / 3" in carol and "2 / 3" not in carol
+    for who in ("dave", "erin"):
+        page = (fb / who / "00_fixture" / "00_fixture.html").read_text()
+        assert "No grade is recorded for this notebook now" in page and "3 / 3" not in page, who
+    assert "carol 00_fixture/00_fixture: not graded from its cells" in out.stdout, out.stdout
+    assert "dave 00_fixture/00_fixture: no grade recorded now" in out.stdout, out.stdout
+    # each page from before stands as it was under .autograder/kept/, and nothing but pages is under feedback/
+    kept = sorted(p.read_text() for p in (course / ".autograder" / "kept" / "feedback").rglob("*.html"))
+    assert kept == ["Final score: 2 / 3", "Final score: 3 / 3", "my own notes"], kept
+    assert sorted(p.name for p in fb.rglob("*") if p.is_file()) == ["00_fixture.html"] * 3
+    again = run_tool([sys.executable, "-m", "autograder", "feedback"], course, timeout=300)
+    assert again.returncode == 0 and "kept as" not in again.stdout, again.stdout  # its own pages: replaced
+    assert len(list((course / ".autograder" / "kept").rglob("*.html"))) == 3
+
+
+def test_report_keeps_a_page_of_yours_and_names_a_misspelt_assignment(tmp_path):
+    from autograder.grading.store import Entry, ResultStore
+
+    course = bare_fixture_course(tmp_path / "course")
+    ResultStore(course).put(Entry("k", NotebookResult("ana", "00_fixture", "00_fixture",
+                                                      [_ex("ex0_1", "Exercise 0.1", "passed", points=3.0)])))
+    mine = course / "reports" / "00_fixture.html"
+    mine.parent.mkdir()
+    mine.write_text("<p>my notes on the class</p>")
+    out = run_tool([sys.executable, "-m", "autograder", "report"], course, timeout=300)
+    assert out.returncode == 0, out.stdout + out.stderr
+    kept = list(mine.parent.glob("00_fixture.mine-*.html"))
+    assert len(kept) == 1 and kept[0].read_text() == "<p>my notes on the class</p>", out.stdout
+    assert kept[0].name in out.stdout and "Class report" in mine.read_text()
+    again = run_tool([sys.executable, "-m", "autograder", "report"], course, timeout=300)
+    assert again.returncode == 0 and "kept as" not in again.stdout and len(list(mine.parent.glob("*.mine-*"))) == 1
+    for args, said in ((["report", "00_fixtur"], "no assignment named 00_fixtur"),
+                       (["feedback", "00_fixtur"], "no assignment named 00_fixtur"),
+                       (["report", "--to", str(mine)], "is a file: --to names the folder")):
+        out = run_tool([sys.executable, "-m", "autograder", *args], course, timeout=300)
+        assert out.returncode == 2 and said in out.stderr and len(out.stderr.strip().splitlines()) == 1, out.stderr

@@ -101,3 +101,15 @@ def test_export_without_a_gradebook_says_what_to_do(tmp_path):
     assert out.returncode == 2
     assert len(out.stderr.strip().splitlines()) == 1 and "run `autograder grade` first" in out.stderr, out.stderr
     assert not (course / "grades.csv").exists()
+
+
+def test_export_keeps_a_file_of_yours_and_replaces_its_own(released):
+    mine = released / "grades.csv"
+    mine.write_text("student,participation\nalice,5\n")
+    out = export(released)
+    assert out.returncode == 0, out.stderr
+    kept = list(released.glob("grades.mine-*.csv"))
+    assert len(kept) == 1 and kept[0].read_text() == "student,participation\nalice,5\n"
+    assert f"kept as {kept[0].name}" in out.stdout and mine.read_text().startswith("assignment,student")
+    again = export(released)
+    assert again.returncode == 0 and "kept as" not in again.stdout and len(list(released.glob("grades.mine-*"))) == 1

@@ -21,6 +21,7 @@ what went wrong or was tampered with, from the result store.
 from __future__ import annotations
 
 import csv
+import io
 import sys
 
 from nbgrader.api import Gradebook, MissingEntry
@@ -31,6 +32,7 @@ from autograder.adapters import roster
 from autograder.grading.store import ResultStore
 from autograder.values import course
 from autograder.values.errors import UserError
+from autograder.values.files import kept_line, write_for_people
 from autograder.values.records import final_score
 
 COLUMNS = ["assignment", "student", "score", "max_score", "timestamp", "timestamp_source", "days_late",
@@ -95,12 +97,20 @@ class GradesExport(ExportPlugin):
 
     def export(self, gradebook: Gradebook, students: tuple[str, ...] = ()) -> None:
         rows = self.rows(gradebook, students)
-        with open(self.to or "grades.csv", "w", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=COLUMNS)
-            w.writeheader()
-            w.writerows({k: cell(v) for k, v in row.items()} for row in rows)
+        text = io.StringIO(newline="")
+        w = csv.DictWriter(text, fieldnames=COLUMNS)
+        w.writeheader()
+        w.writerows({k: cell(v) for k, v in row.items()} for row in rows)
+        _write(self.to or "grades.csv", text.getvalue())
         print(f"wrote {len(rows)} row(s) to {self.to or 'grades.csv'}")
         _say_missing(rows)
+
+
+def _write(to: str, text: str) -> None:
+    """The export's file, through the one writer for files made for people (a person's own file there is kept)."""
+    aside = write_for_people(to, text, course.find_root())
+    if aside is not None:
+        print(kept_line(to, aside))
 
 
 def _say_missing(rows: list[dict]) -> None:
@@ -149,8 +159,9 @@ def run(args) -> int:
     if listed:
         lms_ids.update(listed.lms_of)
     table = canvas_rows(rows, lms_ids, listed.names if listed else None, listed.sections if listed else None)
-    with open(args.to, "w", newline="") as f:
-        csv.writer(f).writerows([cell(v) for v in row] for row in table)
+    text = io.StringIO(newline="")
+    csv.writer(text).writerows([cell(v) for v in row] for row in table)
+    _write(args.to, text.getvalue())
     missing = [r[2] for r in table[2:] if not r[1]]
     print(f"wrote {len(table) - 2} student row(s) for Canvas to {args.to}")
     _say_missing(rows)

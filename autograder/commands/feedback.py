@@ -30,6 +30,7 @@ from traitlets import List
 from autograder.grading.store import ResultStore
 from autograder.values import course, learner_view, outputs
 from autograder.values.errors import UserError
+from autograder.values.files import kept_line, write_for_people
 from autograder.values.records import NotebookResult
 
 
@@ -177,30 +178,56 @@ def render_html(nb: nbformat.NotebookNode) -> str:
     return body
 
 
+NOT_FROM_CELLS = ("Your submission of this notebook could not be graded from its cells (it did not read as a "
+                  "notebook of this assignment): the score above is the one recorded. Ask your instructor.")
+TAKEN_BACK = ("No grade is recorded for this notebook now: an earlier grade was taken back (a submission time "
+              "still to be given, or a submission withdrawn). Your instructor will tell you more.")
+
+
+def _page(cells: list[str]) -> str:
+    return render_html(nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(c) for c in cells]))
+
+
+def _graded(root: Path, store: ResultStore, names: list[str], students: list[str] | None):
+    """Every (student, assignment, notebook) with an autograded notebook, a recorded result or a feedback page
+    from an earlier run, among ``names`` (and ``students``): a page must follow its grade wherever it went."""
+    found = {(p.parent.parent.name, p.parent.name, p.stem) for p in course.folder(root, "autograded").glob("*/*/*.ipynb")}
+    found |= {(p.parent.name, p.parent.parent.name, p.stem) for p in store.base.glob("*/*/*.json")}
+    found |= {(p.parent.parent.name, p.parent.name, p.stem) for p in course.folder(root, "feedback").glob("*/*/*.html")}
+    return sorted(t for t in found if t[1] in names and (not students or t[0] in students))
+
+
 def run(args) -> int:
     root = course.find_root()
+    names = course.assignment_names(root, args.assignments or None)
     store = ResultStore(root)
     base = course.folder(root, "autograded")
-    graded = sorted(base.glob("*/*/*.ipynb"))
-    if not graded:
+    if not any(base.glob("*/*/*.ipynb")) and not any(store.base.glob("*/*/*.json")):
         raise UserError(f"nothing graded yet ({base.name}/ holds no notebook): run `autograder grade` first")
-    chosen = [p for p in graded if (not args.assignments or p.parent.name in args.assignments)
-              and (not args.student or p.parent.parent.name in args.student)]
+    chosen = _graded(root, store, names, args.student)
     if not chosen:
         which = " ".join([*(args.assignments or []), *(f"--student {s}" for s in args.student or [])])
         raise UserError(f"nothing graded for {which}: run `autograder grade {which}` first")
     trusted: dict[tuple[str, str], dict[str, str]] = {}
     marks = course.markers(root)
-    for path in chosen:
-        student, assignment = path.parent.parent.name, path.parent.name
-        if (assignment, path.stem) not in trusted:
-            trusted[assignment, path.stem] = trusted_markdown(root, assignment, path.stem)
-        nb = nbformat.read(str(path), as_version=4)
-        fb = feedback_notebook(nb, store.get(assignment, student, path.stem), trusted[assignment, path.stem],
-                               marks)
-        out = course.folder(root, "feedback", student, assignment, f"{path.stem}.html")
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(render_html(fb), encoding="utf-8")
+    for student, assignment, stem in chosen:
+        path = base / student / assignment / f"{stem}.ipynb"
+        result = store.get(assignment, student, stem)
+        if path.is_file():
+            if (assignment, stem) not in trusted:
+                trusted[assignment, stem] = trusted_markdown(root, assignment, stem)
+            nb = nbformat.read(str(path), as_version=4)
+            page = render_html(feedback_notebook(nb, result, trusted[assignment, stem], marks))
+        elif result is not None:
+            page = _page([summary_markdown(result), NOT_FROM_CELLS])
+            print(f"{student} {assignment}/{stem}: not graded from its cells; the page shows the recorded score only")
+        else:
+            page = _page([f"# Feedback: {html.escape(assignment)}/{html.escape(stem)}", TAKEN_BACK])
+            print(f"{student} {assignment}/{stem}: no grade recorded now; the page says the earlier one was taken back")
+        out = course.folder(root, "feedback", student, assignment, f"{stem}.html")
+        aside = write_for_people(out, page, root, keep_in=root / ".autograder" / "kept" / "feedback" / student / assignment)
+        if aside is not None:
+            print(kept_line(out, aside))
     print(f"wrote {len(chosen)} feedback file(s) under {course.folder(root, 'feedback').name}/")
     return 0
 

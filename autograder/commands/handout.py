@@ -16,6 +16,7 @@ that student's variant, the one ``grade`` draws again from the student id.
 from __future__ import annotations
 
 import shutil
+import sys
 import tempfile
 import zipfile
 from pathlib import Path
@@ -128,6 +129,9 @@ def write_pack(names: list[str] | None, to: Path, root: Path | None = None, stud
                             "(--student ID, or --roster FILE), or --default-variant for a self-study pack")
     to = Path(to)
     if to.suffix == ".zip":
+        if to.exists() or to.is_symlink():
+            raise UserError(f"{to} exists (a pack already written, or a file of yours): move it away to write it "
+                            "again, or name another file with --to")
         with tempfile.TemporaryDirectory() as tmp:
             folder = _fill(Path(tmp) / "pack", names, root, student)
             to.parent.mkdir(parents=True, exist_ok=True)
@@ -230,18 +234,38 @@ def run(args) -> int:
         if folder.suffix == ".zip" or (folder.exists() and not folder.is_dir()):
             raise UserError(f"with --roster, --to names a folder: one STUDENT.zip per student goes in it ({folder} is not)")
         students = roster_mod.read(args.roster).students
+        kept = []
         for student in students:
             pack = folder / f"{student}.zip"
-            if pack.exists():
+            if pack.exists() or pack.is_symlink():
                 print(f"kept {pack} (already written; move it away to write it again)")
+                kept.append(student)
                 continue
             _kept(write_pack(args.assignments or None, pack, root, student), root)
-        print(f"wrote the student packs of {len(students)} student(s) in {folder}")
+        print(f"wrote the student packs of {len(students) - len(kept)} student(s) in {folder}"
+              + (f"; {len(kept)} already there were kept as they were" if kept else ""))
         return 0
-    to = _kept(write_pack(args.assignments or None, Path(args.to), root, getattr(args, "student", None),
+    student = getattr(args, "student", None)
+    if student is not None:
+        _say_if_unknown(root, student)
+    to = _kept(write_pack(args.assignments or None, Path(args.to), root, student,
                           getattr(args, "default_variant", False)), root)
     print(f"wrote the student pack {to}")
     return 0
+
+
+def _say_if_unknown(root: Path, student: str) -> None:
+    """A warning when ``student`` is not in the gradebook: a misspelt id draws another student's variants."""
+    db = course.gradebook_file(course.gradebook_url(root))
+    if db is None or not db.is_file():
+        return
+    from nbgrader.api import Gradebook
+
+    with Gradebook(course.gradebook_url(root)) as gb:
+        known = {s.id for s in gb.students}
+    if known and student not in known:
+        print(f"warning: {student} is not a student of the gradebook (a misspelt id? nbgrader db student add "
+              f"{student} if it is right): the pack holds the variants drawn for this id", file=sys.stderr)
 
 
 def _kept(to: Path, root: Path) -> Path:

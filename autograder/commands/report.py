@@ -24,6 +24,7 @@ from urllib.parse import quote
 from autograder.grading.store import ResultStore
 from autograder.values import course
 from autograder.values.errors import UserError
+from autograder.values.files import kept_line, write_for_people
 from autograder.values.records import ExerciseResult, NotebookResult
 
 
@@ -224,8 +225,10 @@ number of students it affects, most students first.</p>
 
 def run(args) -> int:
     root = course.find_root()
-    names = args.assignments or [a.name for a in course.assignments(root)]
+    names = course.assignment_names(root, args.assignments or None)
     out_dir = Path(args.to)
+    if out_dir.exists() and not out_dir.is_dir():
+        raise UserError(f"--to {out_dir} is a file: --to names the folder the reports go in (ASSIGNMENT.html each)")
     feedback = os.path.relpath(course.folder(root, "feedback"), out_dir.resolve()).replace(os.sep, "/")
     written, missing = 0, []
     for name in names:
@@ -233,8 +236,10 @@ def run(args) -> int:
         if not results:
             missing.append(name)
             continue
-        out_dir.mkdir(parents=True, exist_ok=True)
-        (out_dir / f"{name}.html").write_text(render(name, summary(results), feedback), encoding="utf-8")
+        page = out_dir / f"{name}.html"
+        aside = write_for_people(page, render(name, summary(results), feedback), root)
+        if aside is not None:
+            print(kept_line(page, aside))
         written += 1
     if not written:
         which = " ".join(args.assignments or [])
