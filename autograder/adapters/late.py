@@ -16,18 +16,26 @@ submission is judged by comes with its source (:func:`autograder.adapters.times.
 :class:`Terms` holds everything that decides one student's lateness, so that a change of due date,
 extension, policy or submission time re-records a grade without running anything, and a penalty
 never rests on a file's modification time alone (it is noted instead).
+
+The settings are judged in one place, :func:`problem` (a value that does not read is never taken as
+no due date or no extension): :func:`policy` refuses them, before anything is graded, in one line
+naming the setting, the value and the forms it takes, and :func:`check` adds one warning per name
+of an assignment or a student that names nothing of the course.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import difflib
 import functools
 import math
+import numbers
+import warnings
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from nbgrader.plugins import LateSubmissionPlugin
-from traitlets import Dict, Float
+from traitlets import Dict, Float, TraitError, validate
 
 from autograder.adapters import times
 from autograder.values import course
@@ -42,8 +50,112 @@ def parse_time(text: str | None) -> dt.datetime | None:
 
     try:
         return parse_utc(text.strip())
-    except (ValueError, TypeError):
+    except (ValueError, TypeError, OverflowError):  # dateutil's words for text that is not a time
         return None
+
+
+SETTINGS = ("due_dates", "extensions", "percent_per_day", "max_days")
+DATE_FORMS = ("a date and time, in UTC unless it names its zone: '2026-12-07 23:59:00 UTC', "
+              "'2026-12-07T23:59:00-05:00' or '2026-12-07 23:59:00 America/New_York'")
+_SAYS = {"percent_per_day": "a number of percent, 0 or more (10 takes 10% of a notebook's score per day, or part "
+                            "of a day, late)",
+         "max_days": "a number of days, 0 or more (later than this takes the whole score; float('inf') never does)"}
+
+
+def _due_as_read(text: str, default: dt.datetime) -> dt.datetime:
+    """``text`` read as nbgrader's ``parse_utc`` reads it, with what the text leaves out taken from
+    ``default`` (nbgrader takes it from today): a zone it does not know raises instead of reading as UTC."""
+    import dateutil.parser
+    import dateutil.tz
+
+    parts = text.split(" ")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", dateutil.parser.UnknownTimezoneWarning)
+        if len(parts) == 3:
+            try:
+                int(parts[2])  # nbgrader reads '+0200' here as 200 seconds east of UTC
+            except ValueError:
+                zone = dateutil.tz.gettz(parts[2])
+            else:
+                raise ValueError(f"a zone written {parts[2]!r}")
+            if zone is None:
+                raise ValueError(f"an unknown zone {parts[2]!r}")
+            when = dateutil.parser.parse(" ".join(parts[:2] + ["TZ"]), tzinfos={"TZ": zone}, default=default)
+        else:
+            when = dateutil.parser.parse(text, default=default)
+    return (when - when.utcoffset()).replace(tzinfo=None) if when.tzinfo is not None else when
+
+
+def _reads_as_a_due_date(value) -> bool:
+    """Whether a due date reads as one time, the same on any day it is read: a whole date (not 'friday' or
+    'Dec 7', which nbgrader completes from today), in a zone that is known."""
+    if isinstance(value, dt.datetime):
+        return True
+    if not isinstance(value, str) or parse_time(value) is None:
+        return False
+    text = value.strip()
+    try:
+        return {_due_as_read(text, d) for d in (dt.datetime(2001, 1, 1), dt.datetime(2002, 2, 2))} == \
+            {parse_time(text)}
+    except (ValueError, OverflowError):  # dateutil's words for text that is not a time (its ParserError too)
+        return False
+
+
+def _hours(value) -> float | None:
+    """An extension's hours (a number, or a text of one), or None when it is not a number of hours, 0 or more."""
+    if isinstance(value, bool) or not isinstance(value, (numbers.Real, str)):
+        return None
+    try:
+        hours = float(value)
+    except ValueError:
+        return None
+    return hours if math.isfinite(hours) and hours >= 0 else None
+
+
+def problem(name: str, value) -> str | None:
+    """What is wrong with the value of the setting ``c.LatePolicy.<name>``, in words, or None: the one
+    rule for the course's late policy, however it is read (:func:`policy`, nbgrader's own plugin)."""
+    setting = f"c.LatePolicy.{name}"
+    if name in _SAYS:
+        if isinstance(value, bool) or not isinstance(value, numbers.Real) or math.isnan(value) or value < 0 \
+                or (name == "percent_per_day" and math.isinf(value)):
+            return f"{setting} is {value!r}: give {_SAYS[name]}"
+        return None
+    if name not in ("due_dates", "extensions"):
+        return (f"{setting} is not a setting of the course's late policy (its settings are "
+                f"{', '.join(SETTINGS)}{_closest(name, SETTINGS)})")
+    example = ('{"01_tensors": "2026-12-07 23:59:00 UTC"}' if name == "due_dates"
+               else '{"01_tensors": {"alice": 48}}')
+    if not isinstance(value, dict):
+        return f"{setting} is {_short(value)}: give a dict of assignment names, such as {example}"
+    for assignment, given in value.items():
+        where = f"{setting}[{assignment!r}]"
+        if not isinstance(assignment, str):
+            return f"{setting} names the assignment {assignment!r}: assignment names are text, such as {example}"
+        if name == "due_dates":
+            if given is not None and not _reads_as_a_due_date(given):
+                return f"{where} is {_short(given)}, which is not a due date: give {DATE_FORMS}"
+            continue
+        if not isinstance(given, dict):
+            return (f"{where} is {_short(given)}: give a dict of student ids and the hours added to each one's "
+                    f"due date, such as {example}")
+        for student, hours in given.items():
+            if not isinstance(student, str):
+                return f"{where} names the student {student!r}: student ids are text, such as {example}"
+            if _hours(hours) is None:
+                return (f"{where}[{student!r}] is {_short(hours)}: give the hours added to {student}'s due date, "
+                        "a number, 0 or more (48 for two days)")
+    return None
+
+
+def _short(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _closest(name: str, known) -> str:
+    near = difflib.get_close_matches(name, list(known), n=1, cutoff=0.6)
+    return f"; the closest is {near[0]}" if near else ""
 
 
 class LatePolicy(LateSubmissionPlugin):
@@ -51,6 +163,14 @@ class LatePolicy(LateSubmissionPlugin):
     percent_per_day = Float(0.0, help="percent of the score taken per day (or part of a day) late").tag(config=True)
     max_days = Float(math.inf, help="days late after which the whole score is taken").tag(config=True)
     extensions = Dict(help="assignment name -> {student id: hours added to that student's due date}").tag(config=True)
+
+    @validate(*SETTINGS)
+    def _judged(self, proposal):
+        """The same rule wherever the policy is made (nbgrader's own ``AssignLatePenalties`` makes it too)."""
+        said = problem(proposal["trait"].name, proposal["value"])
+        if said:
+            raise TraitError(said)
+        return proposal["value"]
 
     def late_submission_penalty(self, student_id: str, score: float, total_seconds_late: float) -> float | None:
         if total_seconds_late <= 0 or score <= 0:
@@ -71,25 +191,93 @@ def policy(root: Path) -> LatePolicy:
     key = str(Path(root).resolve())
     held = _POLICIES.get(key)
     if held is None or held[0] is not cfg:
-        held = _POLICIES[key] = (cfg, LatePolicy(config=cfg))
+        held = _POLICIES[key] = (cfg, _made(cfg))
     return held[1]
 
 
+def _made(cfg) -> LatePolicy:
+    """The policy of a configuration, or a :class:`UserError` naming the first setting that does not read
+    (a setting that is not one, then each one's value), before anything is graded."""
+    from traitlets.config import LazyConfigValue
+
+    given = dict(cfg.LatePolicy) if "LatePolicy" in cfg else {}
+    for name in sorted(given, key=lambda n: (n in SETTINGS, n)):
+        value = given[name]
+        if isinstance(value, LazyConfigValue):  # c.LatePolicy.due_dates["01_tensors"] = ... with no dict before it
+            value = value.get_value({} if name in ("due_dates", "extensions") else None)
+        said = problem(name, value)
+        if said:
+            raise UserError(f"nbgrader_config.py: {said}")
+    try:
+        return LatePolicy(config=cfg)
+    except TraitError as exc:  # a rule of traitlets' own that problem() did not foresee: said the same way
+        raise UserError(f"nbgrader_config.py: {exc}") from None
+
+
 def due_date(rules: LatePolicy, assignment: str) -> dt.datetime | None:
-    return parse_time(rules.due_dates.get(assignment))
+    given = rules.due_dates.get(assignment)
+    if isinstance(given, dt.datetime):
+        from nbgrader.utils import parse_utc
+
+        return parse_utc(given)
+    return parse_time(given)
 
 
 def extension(rules: LatePolicy, assignment: str, student: str) -> dt.timedelta | None:
-    """The student's extension of the assignment's due date, or None."""
-    hours = (rules.extensions.get(assignment) or {}).get(student)
-    if hours is None:
+    """The student's extension of the assignment's due date, or None (none without a due date to extend)."""
+    hours = _hours((rules.extensions.get(assignment) or {}).get(student))
+    if not hours or due_date(rules, assignment) is None:
         return None
-    try:
-        hours = float(hours)
-    except (TypeError, ValueError):
-        raise UserError(f"nbgrader_config.py: LatePolicy.extensions[{assignment!r}][{student!r}] must be a number "
-                        f"of hours, not {hours!r}") from None
-    return dt.timedelta(hours=hours) if hours > 0 else None
+    return dt.timedelta(hours=hours)
+
+
+def check(root: Path, submitted: Path, db_url: str) -> list[str]:
+    """The course's late policy judged before grading: a :class:`UserError` for a setting that does not read
+    (:func:`policy`), and one warning line per name in it that names nothing: an assignment that is not one
+    of the course's, a student given an extension who has no submission of that assignment in ``submitted``
+    and is not in the gradebook (a roster may add them later: nothing stops), and an extension of an
+    assignment that has no due date."""
+    rules = policy(root)
+    if not rules.due_dates and not rules.extensions:
+        return []
+    known = [a.name for a in course.assignments(root)]
+    lines = []
+    for setting in ("due_dates", "extensions"):
+        for name in getattr(rules, setting):
+            if name not in known:
+                near = _closest(name, known).removeprefix("; ")
+                lines.append(f"warning: nbgrader_config.py: c.LatePolicy.{setting} names {name!r}, which is not an "
+                             f"assignment of this course ({near or 'the assignments are ' + ', '.join(known)}): it "
+                             "applies to nothing")
+    people = None
+    for assignment, given in rules.extensions.items():
+        if assignment not in known or not given:
+            continue
+        if due_date(rules, assignment) is None:
+            lines.append(f"warning: nbgrader_config.py: c.LatePolicy.extensions[{assignment!r}] extends the due date "
+                         f"of {', '.join(given)}, but {assignment} has no due date in c.LatePolicy.due_dates: no "
+                         "extension applies")
+        if people is None:
+            people = _gradebook_students(db_url)
+        handed_in = {p.parent.name for p in Path(submitted).glob(f"*/{assignment}") if p.is_dir()}
+        for student in given:
+            if student not in handed_in and student not in people:
+                near = _closest(student, sorted(handed_in | people)).removeprefix("; ")
+                lines.append(f"warning: nbgrader_config.py: c.LatePolicy.extensions[{assignment!r}] names "
+                             f"{student!r}, who has no submission of {assignment} and is not in the gradebook"
+                             f"{f' ({near})' if near else ''}: it applies once they hand it in or a roster adds them")
+    return lines
+
+
+def _gradebook_students(db_url: str) -> set[str]:
+    """The students nbgrader's gradebook knows (none when it has not been made yet; it is not made here)."""
+    path = course.gradebook_file(db_url)
+    if path is not None and not path.is_file():
+        return set()
+    from nbgrader.api import Gradebook
+
+    with Gradebook(db_url) as gb:
+        return {s.id for s in gb.students}
 
 
 @dataclass(frozen=True)
@@ -138,6 +326,8 @@ class Terms:
         (see :attr:`unreadable`).  Computed once per value (a result's lateness asks for it several times)."""
         if self.unreadable:
             return math.inf
+        if not self.due:  # nothing to be late for (and nbgrader cannot extend a due date there is not)
+            return 0.0
         from nbgrader.api import Assignment, SubmittedAssignment
 
         due, when = parse_time(self.due), parse_time(self.submitted_at)
