@@ -89,8 +89,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--submissions", default=None, help="folder in nbgrader's submitted/ layout (default: submitted/)")
     s.add_argument("--student", action="append", default=None, help="only this student (repeatable)")
     s.add_argument("--seed", type=int, default=None,
-                   help="hidden-test seed for this run only (default: the assignment's seed for the term, drawn "
-                        "once and kept in .autograder/seeds.json)")
+                   help="grade one run with this hidden-test seed and keep nothing: its scores are printed beside "
+                        "the recorded ones, and no grade, autograded notebook or result changes (default: the "
+                        "assignment's seed for the term, drawn once and kept in .autograder/seeds.json)")
     s.add_argument("--new-seed", action="store_true",
                    help="draw a new term seed for the assignments graded (they are all graded again)")
     s.add_argument("--submitted-at", default=None, metavar="TIME",
@@ -119,7 +120,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--no-sandbox", action="store_true", help="run learner code without the sandbox (trusted input only)")
 
     s = sub.add_parser("feedback", help="write feedback HTML that never shows hidden tests",
-                       description="Write feedback/STUDENT/ASSIGNMENT/NOTEBOOK.html from the autograded notebooks.")
+                       description="Write feedback/STUDENT/ASSIGNMENT/NOTEBOOK.html from the autograded notebooks; a "
+                                   "notebook graded without its cells (it did not read), or whose grade was taken "
+                                   "back, gets a page that says so instead of an earlier one.")
     s.add_argument("assignments", nargs="*")
     s.add_argument("--student", action="append", default=None)
 

@@ -79,14 +79,26 @@ def fixture_course(dest: Path) -> Path:
     return release(bare_fixture_course(dest))
 
 
+def fix_term_seed(course_dir: Path, seed: str | int = SEED) -> None:
+    """Make ``seed`` the fixture assignment's hidden-test seed for the term, as if the first ``grade`` had drawn
+    it (``.autograder/seeds.json``), unless one is kept already: every batch of a test grades on the same
+    inputs, and keeps its results (``grade --seed N`` keeps nothing)."""
+    path = Path(course_dir) / ".autograder" / "seeds.json"
+    seeds = json.loads(path.read_text()) if path.is_file() else {}
+    seeds.setdefault(attacks.ASSIGNMENT, int(seed))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(seeds))
+
+
 def grade(course_dir: Path, *extra: str, env: dict | None = None, timeout: float = 1500):
-    """``autograder grade`` on the fixture assignment, under :data:`LIMITS` and :data:`SEED`, with the
-    secret the attacks look for in the grader's environment."""
+    """``autograder grade`` on the fixture assignment, under :data:`LIMITS` and the term seed :data:`SEED`, with
+    the secret the attacks look for in the grader's environment."""
+    fix_term_seed(course_dir)
     e = tool_env()
     e.update(LIMITS)
     e["AUTOGRADER_TEST_SECRET"] = attacks.SECRET
     e.update(env or {})
-    return subprocess.run([sys.executable, "-m", "autograder", "grade", attacks.ASSIGNMENT, "--seed", SEED, *extra],
+    return subprocess.run([sys.executable, "-m", "autograder", "grade", attacks.ASSIGNMENT, *extra],
                           cwd=course_dir, env=e, capture_output=True, text=True, timeout=timeout)
 
 

@@ -2,7 +2,9 @@
 
 The downloads are built here as the LMSs name them: Canvas (with a late file and a resubmission),
 Moodle (a folder per learner) and Blackboard (attempt times).  Unknown names, ids missing from
-the roster, other notebooks' names, non-notebooks and older duplicates are kept aside and listed.
+the roster, other notebooks, non-notebooks and older duplicates are kept aside and listed.  A
+renamed copy of the notebook (``01_tensors (1).ipynb``) is taken by its cells, under the notebook's
+own name, and a collected file that does not read as a notebook is named in a WARNING line.
 A collect is all or nothing: whatever fails (the roster, the archive, nbgrader's zip_collect, a
 folder in the way half-way through the moves), the course is left exactly as it was.  Across
 downloads the newest submission wins, and what is replaced or not taken is kept and listed.
@@ -49,7 +51,7 @@ def test_canvas_download_with_roster(course_dir, tmp_path):
         f"smithjane_101_9002_{NB}-1.ipynb": notebook(course_dir, "jane resubmitted"),
         f"doejohn_LATE_102_9003_{NB}.ipynb": notebook(course_dir, "john late"),
         f"nobody_999_9004_{NB}.ipynb": notebook(course_dir, "not in the roster"),
-        "roejo_103_9005_02_autograd.ipynb": notebook(course_dir, "wrong notebook"),
+        "roejo_103_9005_02_autograd.ipynb": other_notebook(course_dir, "02_autograd", "wrong notebook"),
         "smithjane_101_9006_notes.pdf": "%PDF-1.4",
         "readme_from_the_lms.txt": "hello",
         "my homework.ipynb": notebook(course_dir, "no id in the name"),
@@ -205,3 +207,121 @@ def test_canvas_gradebook_export_as_the_roster(course_dir, tmp_path):
     assert out.returncode == 0, out.stderr
     assert sorted(p.name for p in (course_dir / "submitted").iterdir()) == ["jdoe", "jsmith"]
     assert "LMS id 999 is not in the roster" in out.stdout
+
+
+def other_notebook(course_dir, assignment: str, marker: str) -> str:
+    """Another assignment's notebook, as a learner would hand it in by mistake."""
+    nb = json.loads((course_dir / "notebooks" / assignment / f"{assignment}.ipynb").read_text())
+    nb["cells"].append({"cell_type": "markdown", "metadata": {}, "source": marker})
+    return json.dumps(nb)
+
+
+def report_of(course_dir, stem: str) -> dict:
+    (folder,) = (course_dir / "downloaded" / A / "kept-aside").glob(f"{stem}-*")
+    return json.loads((folder / "collect-report.json").read_text())
+
+
+@pytest.mark.slow
+def test_a_renamed_notebook_is_taken_by_its_cells(course_dir, tmp_path):
+    dl = build_zip(tmp_path / "canvas1.zip", {
+        f"kimdave_104_9004_{NB} (1).ipynb": notebook(course_dir, "dave renamed"),
+        f"leeann_105_9005_{NB}-Copy1.ipynb": notebook(course_dir, "ann copy"),
+        "parkmin_106_9006_01_Tensors.ipynb": notebook(course_dir, "min other case"),
+        f"smithjane_101_9001_{NB}.ipynb": notebook(course_dir, "jane first"),
+        f"smithjane_101_9002_{NB} (1).ipynb": notebook(course_dir, "jane later, renamed"),
+        f"roejo_103_9007_{NB} (2).ipynb": other_notebook(course_dir, "02_autograd", "jo's other notebook"),
+        "roejo_103_9008_02_autograd.ipynb": other_notebook(course_dir, "02_autograd", "jo's other notebook again"),
+    })
+    (tmp_path / "roster.csv").write_text("lms_id,student_id\n101,jane\n103,jo\n104,dave\n105,ann\n106,min\n")
+    out = collect(course_dir, str(dl), "--roster", str(tmp_path / "roster.csv"))
+    assert out.returncode == 0, out.stdout + out.stderr
+    sub = course_dir / "submitted"
+    assert sorted(p.name for p in sub.iterdir()) == ["ann", "dave", "jane", "min"]
+    for student, marker in [("dave", "dave renamed"), ("ann", "ann copy"), ("min", "min other case"),
+                            ("jane", "jane later, renamed")]:  # stored under the notebook's own name
+        assert [p.name for p in (sub / student / A).glob("*.ipynb")] == [f"{NB}.ipynb"], student
+        assert marker in (sub / student / A / f"{NB}.ipynb").read_text()
+    assert f"{dl.stem}/kimdave_104_9004_{NB} (1).ipynb: taken as dave's {NB}.ipynb (renamed; recognised by its cells)" \
+        in out.stdout, out.stdout
+    assert "no notebook of this assignment is named 01_tensors (1)" not in out.stdout
+    # the newest counts, renamed or not; a file with another notebook's cells stays aside
+    assert f"smithjane_101_9001_{NB}.ipynb: an older submission of the same notebook" in out.stdout, out.stdout
+    assert f"roejo_103_9007_{NB} (2).ipynb: no notebook of this assignment is named {NB} (2), and its cells are " \
+        "not those of one of its notebooks" in out.stdout, out.stdout
+    assert "roejo_103_9008_02_autograd.ipynb: no notebook of this assignment is named 02_autograd" in out.stdout
+    rows = {r["file"].split("/", 1)[1]: r for r in report_of(course_dir, dl.stem)["files"]}
+    dave = rows[f"kimdave_104_9004_{NB} (1).ipynb"]
+    assert dave["student"] == "dave" and dave["notebook"] == NB and dave["renamed"] == f"{NB} (1)"
+    assert "kept_aside" not in dave
+    assert "kept_aside" in rows[f"roejo_103_9007_{NB} (2).ipynb"]
+    assert "renamed" not in rows[f"smithjane_101_9001_{NB}.ipynb"]
+
+
+@pytest.mark.slow
+def test_renamed_notebooks_in_moodle_and_blackboard_downloads(course_dir, tmp_path):
+    moodle = build_zip(tmp_path / "moodle.zip", {
+        f"Ann Lee_2001_assignsubmission_file_/{NB} (1).ipynb": notebook(course_dir, "ann renamed"),
+        # two files of one notebook in one submission: the one named after the notebook counts
+        f"Bo Chan_2002_assignsubmission_file_/{NB}-Copy1.ipynb": notebook(course_dir, "bo copy"),
+        f"Bo Chan_2002_assignsubmission_file_/{NB}.ipynb": notebook(course_dir, "bo named"),
+    })
+    out = collect(course_dir, str(moodle))
+    assert out.returncode == 0, out.stdout + out.stderr
+    sub = course_dir / "submitted"
+    assert "ann renamed" in (sub / "2001" / A / f"{NB}.ipynb").read_text()
+    assert "bo named" in (sub / "2002" / A / f"{NB}.ipynb").read_text()
+    assert [p.name for p in (sub / "2002" / A).glob("*.ipynb")] == [f"{NB}.ipynb"]
+    assert f"{NB}-Copy1.ipynb: another file of {NB}.ipynb in the same submission is taken" in out.stdout, out.stdout
+    assert f"{NB} (1).ipynb: taken as 2001's {NB}.ipynb (renamed; recognised by its cells)" in out.stdout
+
+    bb = build_zip(tmp_path / "bb.zip", {
+        f"Tensors_cara_attempt_2026-11-19-08-00-00_{NB}.ipynb": notebook(course_dir, "cara early"),
+        f"Tensors_cara_attempt_2026-11-21-09-30-00_{NB} (1).ipynb": notebook(course_dir, "cara later, renamed"),
+    })
+    out = collect(course_dir, str(bb))
+    assert out.returncode == 0, out.stdout + out.stderr
+    cara = sub / "cara" / A
+    assert "cara later, renamed" in (cara / f"{NB}.ipynb").read_text()
+    assert times.submission_time(course_dir, A, "cara", cara) == ("2026-11-21 09:30:00.000000 UTC", times.COLLECTOR)
+    assert "an older submission of the same notebook" in out.stdout, out.stdout
+
+
+@pytest.mark.slow
+def test_a_collected_file_that_is_no_notebook_is_named(course_dir, tmp_path):
+    sub = course_dir / "submitted"
+    good = moodle(course_dir, tmp_path / "good.zip", {"2001": "ann good"}, (2026, 11, 20, 12, 0, 0))
+    assert collect(course_dir, str(good)).returncode == 0
+    broken = build_zip(tmp_path / "broken.zip", {
+        f"Learner 2001_2001_assignsubmission_file_/{NB}.ipynb": '{"cells": [',  # cut short
+        f"Learner 2002_2002_assignsubmission_file_/{NB}.ipynb": '{"a": 1}',  # JSON, but no notebook
+        f"Learner 2003_2003_assignsubmission_file_/{NB}.ipynb": notebook(course_dir, "cy"),
+        f"Learner 2004_2004_assignsubmission_file_/{NB} (1).ipynb": "not json",  # renamed, and unreadable
+    }, when=(2026, 11, 21, 12, 0, 0))
+    out = collect(course_dir, str(broken))
+    assert out.returncode == 0, out.stdout + out.stderr
+    # the newest submission still wins, and the instructor is told, one line per file
+    assert (sub / "2001" / A / f"{NB}.ipynb").read_text() == '{"cells": ['
+    warnings = [line for line in out.stdout.splitlines() if line.startswith("WARNING") and "does not read" in line]
+    assert len(warnings) == 2, out.stdout
+    assert warnings[0].startswith(f"WARNING: broken/Learner 2001_2001_assignsubmission_file_/{NB}.ipynb does not "
+                                  "read as a notebook (it could not be read"), warnings
+    assert f"the submission it replaced is kept in downloaded/{A}/kept-aside/broken-" in warnings[0], warnings
+    assert warnings[1].startswith(f"WARNING: broken/Learner 2002_2002_assignsubmission_file_/{NB}.ipynb does not "
+                                  "read as a notebook"), warnings
+    assert "replaced" not in warnings[1]
+    assert f"{NB} (1).ipynb: no notebook of this assignment is named {NB} (1), and it does not read as a " \
+        "notebook: it could not be read" in out.stdout, out.stdout
+    report = report_of(course_dir, "broken")
+    rows = {r.get("student"): r for r in report["files"]}
+    assert rows["2001"]["unreadable"].startswith("could not be read") and "kept_aside" not in rows["2001"]
+    assert "unreadable" in rows["2002"] and "unreadable" not in rows["2003"]
+    (replaced,) = report["replaced"]
+    assert "ann good" in (course_dir / replaced["kept_in"] / f"{NB}.ipynb").read_text()  # kept, not lost
+
+
+def test_canvas_submission_ids_order_as_numbers():
+    from autograder.commands.collect import parse
+
+    older, newer = (parse(f"smithalice_101_{sub}_01_tensors.ipynb", "canvas") for sub in ("9004", "10001"))
+    assert newer["order"] > older["order"]
+    assert parse("smithalice_101_9004_01_tensors-1.ipynb", "canvas")["order"] > newer["order"]  # a resubmission

@@ -10,6 +10,7 @@ collected at all, leaving the course as it was.
 
 from __future__ import annotations
 
+import json
 import stat
 import sys
 import zipfile
@@ -29,14 +30,20 @@ def test_a_moodle_learner_cannot_submit_for_another(course_dir, tmp_path):
         # Ann names her file the way Canvas would name Bob's (LMS id 2002)
         f"Ann Lee_2001_assignsubmission_file_/smithbob_2002_999_{NB}.ipynb": notebook(course_dir, "ann as bob"),
         f"Cy Ro_2003_assignsubmission_file_/{NB}.ipynb": notebook(course_dir, "cy"),
+        # Di does the same with a notebook that carries no cell of the course
+        f"Di Wu_2004_assignsubmission_file_/smithbob_2002_998_{NB}.ipynb": json.dumps(
+            {"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}),
     })
     out = collect(course_dir, str(dl))
     assert out.returncode == 0, out.stdout + out.stderr
     sub = course_dir / "submitted"
-    assert sorted(p.name for p in sub.iterdir()) == ["2003"]  # nothing for 2002, and Ann's file is no notebook
-    assert f"no notebook of this assignment is named smithbob_2002_999_{NB}" in out.stdout, out.stdout
+    # nothing for 2002: Ann's file is Ann's, the notebook its cells are
+    assert sorted(p.name for p in sub.iterdir()) == ["2001", "2003"]
+    assert "ann as bob" in (sub / "2001" / A / f"{NB}.ipynb").read_text()
+    assert f"smithbob_2002_999_{NB}.ipynb: taken as 2001's {NB}.ipynb (renamed" in out.stdout, out.stdout
+    assert f"no notebook of this assignment is named smithbob_2002_998_{NB}, and its cells" in out.stdout, out.stdout
     kept = {p.name for p in (course_dir / "downloaded" / A / "kept-aside").rglob("*.ipynb")}
-    assert f"smithbob_2002_999_{NB}.ipynb" in kept
+    assert f"smithbob_2002_998_{NB}.ipynb" in kept
     warning = [line for line in out.stdout.splitlines() if line.startswith("WARNING")]
     assert warning and "Moodle's own LMS ids are used as student ids" in warning[0], out.stdout
 

@@ -12,7 +12,7 @@ import sys
 
 import attacks
 import pytest
-from support import fixture_course, results, tool_env
+from support import fix_term_seed, fixture_course, results, tool_env
 
 from autograder.sandbox import launch as sandbox
 
@@ -38,7 +38,8 @@ def test_same_verdict_on_gpu_and_cpu(tmp_path, use_sandbox):
         attacks.build(cases, release, course / "submitted")
         env = tool_env()
         env["CUDA_VISIBLE_DEVICES"] = visible
-        cmd = [sys.executable, "-m", "autograder", "grade", attacks.ASSIGNMENT, "--seed", "11", "--workers", "1"]
+        fix_term_seed(course, 11)
+        cmd = [sys.executable, "-m", "autograder", "grade", attacks.ASSIGNMENT, "--workers", "1"]
         if not use_sandbox:
             cmd.append("--no-sandbox")
         out = subprocess.run(cmd, cwd=course, env=env, capture_output=True, text=True, timeout=900)

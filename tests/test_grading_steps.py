@@ -205,3 +205,44 @@ def test_a_job_carries_the_course_notebook_by_reference_and_checks_it_at_the_oth
     nbformat.write(nb, path)
     with pytest.raises(RuntimeError, match="changed while it was being graded"):
         pickle.loads(blob)
+
+
+def _cell(nb, gid):
+    return next(c for c in nb.cells if course.grade_id(c) == gid)
+
+
+def test_restore_judges_a_test_cell_against_every_release_the_course_made(data):
+    """A test cell as an earlier release handed it out is no edit; one that matches no release is, whatever
+    nbgrader's checksum in the submission says (the learner's side writes it); without a record of earlier
+    releases, only the current one counts."""
+    from nbgrader.utils import compute_checksum
+
+    from autograder.values import released
+
+    earlier = copy.deepcopy(data.release)
+    _cell(earlier, "ex0_1_tests").source = _cell(earlier, "ex0_1_tests").source.replace("must be 1", "must be one")
+    _cell(earlier, "ex0_1_tests").metadata.nbgrader["points"] = 3
+    record = released.versions_of(earlier)
+    for gid, versions in released.versions_of(data.release).items():
+        record.setdefault(gid, []).extend(v for v in versions if v not in record[gid])
+
+    honest = answered(data)
+    for gid in ("ex0_1_tests",):
+        honest.cells[[course.grade_id(c) for c in honest.cells].index(gid)] = copy.deepcopy(_cell(earlier, gid))
+    _, tamper, older = submission.merge(honest, data.release, data.solution, released_cells=record)
+    assert tamper == [] and older == ["ex0_1_tests"]
+    _, tamper, older = submission.merge(honest, data.release, data.solution, released_cells=None)
+    assert any("ex0_1_tests was edited" in t for t in tamper) and any("metadata of ex0_1_tests" in t for t in tamper)
+
+    forged = answered(data)
+    _cell(forged, "ex0_1_tests").source = "assert True"
+    _cell(forged, "ex0_1_tests").metadata.nbgrader["checksum"] = compute_checksum(_cell(forged, "ex0_1_tests"))
+    _cell(forged, "ex0_2_tests").metadata.nbgrader["points"] = 20
+    _, tamper, older = submission.merge(forged, data.release, data.solution, released_cells=record)
+    assert "test cell ex0_1_tests was edited (the original tests were run)" in tamper
+    assert any("metadata of ex0_2_tests changed" in t for t in tamper) and older == []
+    # a mix no release handed out (the earlier source with the current points) is no release either
+    mixed = answered(data)
+    _cell(mixed, "ex0_1_tests").source = _cell(earlier, "ex0_1_tests").source
+    _, tamper, _ = submission.merge(mixed, data.release, data.solution, released_cells=record)
+    assert any("metadata of ex0_1_tests changed" in t for t in tamper), tamper

@@ -24,7 +24,7 @@ from pathlib import Path
 import attacks
 import pytest
 from attacks import gradebook_scores
-from support import LIMITS, SEED, fixture_course, grade, results, run_tool, tool_env
+from support import LIMITS, SEED, fix_term_seed, fixture_course, grade, results, run_tool, tool_env
 
 from autograder.sandbox import launch as sandbox
 
@@ -132,7 +132,8 @@ def test_killed_run_resumes(tmp_path):
     attacks.build(cases, release, course / "submitted")
     e = tool_env()
     e.update(LIMITS)
-    proc = subprocess.Popen([sys.executable, "-m", "autograder", "grade", attacks.ASSIGNMENT, "--seed", SEED],
+    fix_term_seed(course)
+    proc = subprocess.Popen([sys.executable, "-m", "autograder", "grade", attacks.ASSIGNMENT],
                             cwd=course, env=e, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             start_new_session=True)
     deadline = time.monotonic() + 600

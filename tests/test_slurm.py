@@ -18,7 +18,7 @@ import attacks
 import pytest
 import slurm_cluster
 from attacks import gradebook_scores
-from support import fixture_course, results, tool_env
+from support import fix_term_seed, fixture_course, results, tool_env
 
 from autograder.sandbox import launch as sandbox
 
@@ -37,6 +37,7 @@ def test_grade_on_slurm(tmp_path):
              attacks.Case("c_honest", "right", 3, answers=attacks.answers(attacks.CORRECT_1, attacks.CORRECT_2)),
              attacks.Case("d_empty", "untouched", 0)]
     attacks.build(cases, release, course / "submitted")
+    fix_term_seed(course, 5)
     with slurm_cluster.cluster(tmp_path / "slurm") as env:
         e = tool_env()
         e.update(env)
@@ -46,7 +47,7 @@ def test_grade_on_slurm(tmp_path):
             return subprocess.Popen(
                 [sys.executable, "-m", "autograder", "grade", attacks.ASSIGNMENT, "--backend", "slurm",
                  "--partition", "grading", "--gpus-per-job", "1", "--cpus-per-job", "1",
-                 "--array-parallelism", "2", "--seed", "5", *extra],
+                 "--array-parallelism", "2", *extra],
                 cwd=course, env=e, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
         # the time limit is the array's: the one that must run past it gets a run of its own (1 minute),

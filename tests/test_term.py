@@ -286,3 +286,90 @@ def test_no_grading_code_imports_a_module_outside_the_grader_version():
              "for n, m in list(sys.modules.items()) if n.startswith('autograder.') and getattr(m, '__file__', None)))")
     loaded = set(eval(subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout))
     assert loaded and not (loaded & NOT_GRADING), loaded & NOT_GRADING
+
+
+def _edit_test_cell(course: Path, gid: str, old: str, new: str, points: float) -> None:
+    """The instructor's fix of a visible test in ``solutions/``: its message and its points."""
+    sol = course / "solutions" / A / f"{A}.ipynb"
+    nb = json.loads(sol.read_text())
+    cell = next(c for c in nb["cells"] if c["metadata"].get("nbgrader", {}).get("grade_id") == gid)
+    source = "".join(cell["source"])
+    assert old in source
+    cell["source"] = source.replace(old, new)
+    cell["metadata"]["nbgrader"]["points"] = points
+    sol.write_text(json.dumps(nb, indent=1))
+
+
+def test_a_test_fixed_after_handing_out_accuses_no_one(course):
+    """The instructor fixes a visible test's message and points after the class got its copies, releases and
+    grades: a test cell as an earlier release handed it out is no edit (the current tests run, as always); a
+    test cell a student did edit, or its points, still is, whatever its nbgrader checksum says."""
+    import csv
+
+    import nbformat
+    from nbgrader.utils import compute_checksum
+
+    _edit_test_cell(course, "ex0_1_tests", '"add_one(0) must be 1"', '"add_one(zeros) must be ones"', 2)
+    graded_ok(run(course, "release", A))
+    submit(course, "frank", A, RIGHT, when="2026-11-20 10:00:00.000000 UTC")  # handed the fixed copy
+    mallory = submit(course, "mallory", A, {**RIGHT, "ex0_1_tests": "assert True"},
+                     when="2026-11-20 10:00:00.000000 UTC")
+    nb = json.loads(mallory.read_text())  # an edit dressed up with a checksum nbgrader would accept
+    for cell in nb["cells"]:
+        if cell["metadata"].get("nbgrader", {}).get("grade_id") == "ex0_1_tests":
+            cell["metadata"]["nbgrader"]["checksum"] = compute_checksum(nbformat.from_dict(cell))
+        if cell["metadata"].get("nbgrader", {}).get("grade_id") == "ex0_2_tests":
+            cell["metadata"]["nbgrader"]["points"] = 20
+    mallory.write_text(json.dumps(nb))
+    out = graded_ok(run(course, "grade", A))
+    for student in ("alice", "bob", "carol", "dave", "frank"):
+        r = stored(course, A, student)["result"]
+        assert r["tampering"] == [], (student, r["tampering"])
+    assert stored(course, A, "alice")["result"]["earlier_release"] == ["ex0_1_tests"]
+    assert stored(course, A, "frank")["result"]["earlier_release"] == []
+    assert sum(e["score"] for e in stored(course, A, "alice")["result"]["exercises"]) == 4  # the current points
+    rows = [ln for ln in out.splitlines() if ln.startswith(("alice ", "bob ", "carol ", "dave ", "frank "))]
+    assert rows and not any("edited" in ln or "metadata of" in ln for ln in rows), rows
+    assert "4 notebook(s) were handed out before a test or locked cell last changed (ex0_1_tests)" in out, out
+    tampering = stored(course, A, "mallory")["result"]["tampering"]
+    assert "test cell ex0_1_tests was edited (the original tests were run)" in tampering, tampering
+    assert any("metadata of ex0_2_tests changed" in t for t in tampering), tampering
+    graded_ok(run(course, "export", "--to", "grades.csv"))
+    notes = {r["student"]: r["notes"] for r in csv.DictReader(open(course / "grades.csv")) if r["assignment"] == A}
+    assert not any("edited" in notes[s] or "metadata of" in notes[s] for s in ("alice", "bob", "carol", "frank"))
+    assert "was edited" in notes["mallory"]
+
+
+def test_a_release_record_from_before_older_releases_were_kept_crashes_nothing(course):
+    """A course graded before the grader kept its releases' cells: the record is missing (or damaged), and
+    grading goes on as before: a copy of another version of a test cell is noted, nothing stops."""
+    record = course / ".autograder" / "released_cells.json"
+    assert record.is_file()
+    _edit_test_cell(course, "ex0_1_tests", '"add_one(0) must be 1"', '"add_one(zeros) must be ones"', 1)
+    graded_ok(run(course, "release", A))
+    record.write_text("{not json")
+    out = graded_ok(run(course, "grade", A, "--student", "alice"))
+    assert "test cell ex0_1_tests was edited" in " ".join(stored(course, A, "alice")["result"]["tampering"]), out
+    record.unlink()
+    out = graded_ok(run(course, "grade", A, "--student", "alice", "--force"))
+    assert sum(e["score"] for e in stored(course, A, "alice")["result"]["exercises"]) == 3
+
+
+def test_a_trial_seed_keeps_nothing(course):
+    """``grade --seed N`` grades one run with N and keeps nothing: no gradebook write, no autograded notebook
+    or result, no term seed, and the next plain ``grade`` runs nothing again."""
+    kept = [course / "gradebook.db", course / "autograded" / "bob" / A / f"{A}.ipynb",
+            course / ".autograder" / "results" / A / "bob" / f"{A}.json", course / ".autograder" / "seeds.json"]
+    before = {p: p.read_bytes() for p in kept}
+    out = graded_ok(run(course, "grade", A, "--student", "bob", "--seed", "5"))
+    assert {p: p.read_bytes() for p in kept} == before, out
+    assert "recorded again" not in out and "graded 1 notebook(s)" in out, out
+    bob = [ln for ln in out.splitlines() if ln.startswith("bob ")]
+    assert bob and " 2/3 " in bob[0], out  # this run's score
+    assert "nothing was kept" in out.strip().splitlines()[-1], out
+    out = graded_ok(run(course, "grade"))
+    assert "5 notebook(s) already graded with the same submission" in out and "graded 0 notebook(s)" in out, out
+    # a time given with a trial seed would be kept: one line says to give it in a run of its own
+    out = run(course, "grade", A, "--student", "bob", "--seed", "5", "--submitted-at", "2026-11-21 13:00:00 UTC")
+    assert out.returncode == 2 and "Traceback" not in out.stderr and len(out.stderr.strip().splitlines()) == 1, out.stderr
+    assert "--seed" in out.stderr

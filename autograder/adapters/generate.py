@@ -32,10 +32,12 @@ from traitlets.config.loader import PyFileConfigLoader
 from nbgrader.apps import NbGraderAPI
 from nbgrader.coursedir import CourseDirectory
 
-root, release_dir, db_url, *names = sys.argv[1:]
+root, release_dir, db_url, record, *names = sys.argv[1:]
 config = Config()
 config.merge(PyFileConfigLoader("nbgrader_config.py", path=root).load_config())
 config.CourseDirectory.root = root
+if record != "record":  # generated for the gradebook or a comparison, never handed out
+    config.RecordReleasedCells.enabled = False
 config.CourseDirectory.release_directory = release_dir
 if db_url:
     config.CourseDirectory.db_url = db_url
@@ -48,13 +50,16 @@ for name in names:
 
 
 def generate(names: list[str], root: Path, release_dir: Path, db_url: str | None = None,
-             normalize: bool = True) -> None:
+             normalize: bool = True, handed_out: bool = True) -> None:
     """Run nbgrader's ``generate_assignment`` (its own code, one process for all ``names``) into
     ``release_dir``, recording the assignments in the gradebook; keep only the notebooks and the files
-    they list (:mod:`autograder.values.support`); then normalize the notebooks."""
+    they list (:mod:`autograder.values.support`); then normalize the notebooks.  A release to hand out
+    (``handed_out``) adds its cells to the course's record of released cells
+    (:mod:`autograder.values.released`); one made only to compare or to fill the gradebook does not."""
     if not names:
         return
-    proc = subprocess.run([sys.executable, "-c", _GENERATE, str(root), str(release_dir), db_url or "", *names],
+    proc = subprocess.run([sys.executable, "-c", _GENERATE, str(root), str(release_dir), db_url or "",
+                           "record" if handed_out else "no-record", *names],
                           cwd=root, capture_output=True, text=True, env=tool_env())
     if proc.returncode != 0:
         raise RuntimeError(f"generating {', '.join(names)} failed:\n{proc.stdout}\n{proc.stderr}")
@@ -71,4 +76,4 @@ def register(names: list[str], root: Path, db_url: str) -> None:
     """Enter assignments and their cells into the gradebook as ``generate_assignment`` does
     (the generated files are discarded)."""
     with tempfile.TemporaryDirectory() as tmp:
-        generate(names, root, Path(tmp), db_url, normalize=False)
+        generate(names, root, Path(tmp), db_url, normalize=False, handed_out=False)

@@ -14,7 +14,11 @@ entries follow (:func:`layout`), and the learner's id comes only from what that 
 Moodle's folder, Canvas's and Blackboard's file names at the top of the download.  A file a
 learner named inside their Moodle folder (``Ann Lee_2001_assignsubmission_file_/`` holding
 ``smithbob_2002_999_01_tensors.ipynb``) is Ann's, whatever its name says, and its name only says
-which notebook it is; a file that does not follow the download's layout at the LMS's level is kept aside.  Every id,
+which notebook it is; a file that does not follow the download's layout at the LMS's level is kept aside.  A
+file whose name is not one of the assignment's notebooks (``01_tensors (1).ipynb``, ``01_tensors-Copy1.ipynb``,
+``01_Tensors.ipynb``) is taken as the notebook whose cells it carries, by the rule ``grade`` applies to a
+submission folder (:func:`autograder.commands.grade.renamed_notebook`), and stored under that notebook's
+name; a file whose cells are none of the assignment's notebooks is kept aside.  Every id,
 from a file name or through the roster, passes :func:`autograder.adapters.roster.check_id` before it becomes
 a folder or a row (one plain name, no control character, comma or formula start, NFKC form); a
 file with an id that fails is kept aside with the reason.  Without a roster the LMS's own ids
@@ -41,16 +45,20 @@ compared with the one already in ``submitted/STUDENT/ASSIGNMENT/`` by their time
 time where the download carries one, Blackboard's attempt time, else the archive entry's time,
 kept as the collector's time by :mod:`autograder.adapters.times`, outside the submission where no learner
 can write it).  An
-older one is not taken; a newer one replaces the earlier, which is moved aside, never deleted.
+older one is not taken; a newer one replaces the earlier, which is moved aside, never deleted.  Within one
+download, a learner's newest file of a notebook counts; of two files of one submission, the one named after
+the notebook.  Whether a file reads as a notebook does not change which is the newest: a newest
+submission that does not read is collected all the same (``grade`` then fails each exercise with the reason),
+and the summary names it in a WARNING line and the report marks it ``unreadable``.
 
 Nothing is dropped silently.  Each collect has its own folder,
 ``downloaded/ASSIGNMENT/kept-aside/NAME-TIME/``, that holds what it did not collect (a file
 that is not a notebook, an archive inside the download, a name no pattern reads, an id the
-roster lacks, a notebook of another name, an older duplicate, in ``not-taken/`` a submission
-older than the one already collected), in ``replaced/`` the submissions it replaced, and
-``collect-report.json``, which lists every file and what became of it; the download itself is
-kept as ``downloaded/ASSIGNMENT/archive/NAME-TIME.zip``.  Earlier collects' folders stay until
-the instructor removes them.
+roster lacks, a notebook that is none of the assignment's by its name or by its cells, an older
+duplicate, in ``not-taken/`` a submission older than the one already collected), in
+``replaced/`` the submissions it replaced, and ``collect-report.json``, which lists every file and
+what became of it; the download itself is kept as ``downloaded/ASSIGNMENT/archive/NAME-TIME.zip``.
+Earlier collects' folders stay until the instructor removes them.
 """
 
 from __future__ import annotations
@@ -70,6 +78,8 @@ from nbgrader.utils import parse_utc
 from traitlets import Unicode
 
 from autograder.adapters import generate, roster, times
+from autograder.commands import grade
+from autograder.grading.submission import read_submission
 from autograder.values import course
 from autograder.values.errors import UserError
 
@@ -109,7 +119,12 @@ def parse(relpath: str, lms: str) -> dict | None:
     if d.get("ts"):
         ts = dt.datetime.strptime(d["ts"], "%Y-%m-%d-%H-%M-%S").strftime("%Y-%m-%d %H:%M:%S.000000 UTC")
     return {"lms": lms, "lms_id": d["lms_id"], "file": d["file"], "timestamp": ts,
-            "order": (ts or "", int(d.get("n") or 0), d.get("sub") or ""), "late": bool(d.get("late"))}
+            "order": (ts or "", int(d.get("n") or 0), _number(d.get("sub") or "")), "late": bool(d.get("late"))}
+
+
+def _number(text: str) -> tuple[int, str]:
+    """An LMS's id as it orders: by number where it is one (``10001`` after ``9004``), else as text."""
+    return (int(text), text) if text.isdigit() else (-1, text)
 
 
 def layout(relpaths: list[str]) -> str | None:
@@ -129,6 +144,10 @@ class LmsFileNames(FileNameCollectorPlugin):
     aside = Unicode("", help="folder for the files that are not collected").tag(config=True)
     notebooks = Unicode("", help="the assignment's notebook names, comma-separated").tag(config=True)
     extracted = Unicode("", help="the folder zip_collect extracted the download into").tag(config=True)
+    course_root = Unicode("", help="the course's folder, whose solutions/ recognise a renamed notebook by its cells"
+                          ).tag(config=True)
+    assignment = Unicode("", help="the assignment collected (a renamed notebook is recognised by its cells)"
+                         ).tag(config=True)
 
     _decided: dict | None = None
     lms: str = ""
@@ -144,6 +163,10 @@ class LmsFileNames(FileNameCollectorPlugin):
             base = top.parent
         students = roster.read(self.roster).student_of if self.roster else None
         valid = set(filter(None, self.notebooks.split(",")))
+        ids = {}
+        if self.course_root and self.assignment:
+            every = grade.notebook_ids(course.Assignment(self.assignment, Path(self.course_root)))
+            ids = {nb: i for nb, i in every.items() if not valid or nb in valid}
         files = sorted(p for p in base.rglob("*") if p.is_file())
         rels = {p: p.relative_to(base).as_posix() for p in files}
         inside = {p: rel.split("/", 1)[-1] for p, rel in rels.items()}  # the path inside the download
@@ -177,18 +200,34 @@ class LmsFileNames(FileNameCollectorPlugin):
             if bad:
                 decided[str(p)] = {"file": rel, "kept_aside": f"{student!r} cannot be a student id: {bad}"}
                 continue
-            if valid and info["file"] not in valid:
-                decided[str(p)] = {"file": rel, "kept_aside": f"no notebook of this assignment is named {info['file']}"}
-                continue
-            entry = {"file": rel, "student": student, "notebook": info["file"], "timestamp": info["timestamp"],
-                     "lms": info["lms"], "late": info["late"], "order": info["order"]}
+            notebook, renamed = info["file"], None
+            if valid and notebook not in valid:
+                notebook = grade.renamed_notebook(p, ids) if ids else None
+                if notebook is None:
+                    decided[str(p)] = {"file": rel, "kept_aside": _not_recognised(p, info["file"])}
+                    continue
+                renamed = info["file"]
+            entry = {"file": rel, "student": student, "notebook": notebook, "timestamp": info["timestamp"],
+                     "lms": info["lms"], "late": info["late"], "order": info["order"],
+                     "rank": (info["order"], renamed is None)}  # at one time: the file named after it, as in grade
+            if renamed is not None:
+                entry["renamed"] = renamed
+            else:
+                problem = _unreadable(p)
+                if problem:
+                    entry["unreadable"] = problem
             decided[str(p)] = entry
-            key = (student, info["file"])
-            if key not in best or info["order"] >= decided[best[key]]["order"]:
+            key = (student, notebook)
+            if key not in best or entry["rank"] >= decided[best[key]]["rank"]:
                 best[key] = str(p)
         for path, entry in decided.items():
-            if "student" in entry and best[(entry["student"], entry["notebook"])] != path:
-                entry["kept_aside"] = "an older submission of the same notebook (the newest counts)"
+            if "student" not in entry or best[(entry["student"], entry["notebook"])] == path:
+                continue
+            taken = decided[best[(entry["student"], entry["notebook"])]]
+            entry["kept_aside"] = ("an older submission of the same notebook (the newest counts)"
+                                   if entry["order"] < taken["order"] else
+                                   f"another file of {entry['notebook']}.ipynb in the same submission is taken: "
+                                   f"{taken['file']}")
         return decided
 
     def collect(self, submitted_file: str) -> dict | None:
@@ -209,8 +248,24 @@ class LmsFileNames(FileNameCollectorPlugin):
                     dest.parent.mkdir(parents=True, exist_ok=True)
                     shutil.copy(path, dest)
         if self.report:
-            rows = [{k: v for k, v in e.items() if k != "order"} for e in self._decided.values()]
+            rows = [{k: v for k, v in e.items() if k not in ("order", "rank")} for e in self._decided.values()]
             Path(self.report).write_text(json.dumps({"lms": self.lms or None, "files": rows}, indent=1))
+
+
+def _unreadable(path: Path) -> str | None:
+    """Why a file does not read as a notebook, as ``grade`` reads it (``could not be read (...)``,
+    ``has no cell list``, ...), on one line; None when it reads."""
+    problem = read_submission(path).problem
+    return " ".join(problem.removeprefix("the submitted notebook ").split()) if problem else None
+
+
+def _not_recognised(path: Path, name: str) -> str:
+    """Why a file of the download named ``name`` is none of the assignment's notebooks."""
+    problem = _unreadable(path)
+    if problem:
+        return (f"no notebook of this assignment is named {name}, and it does not read as a notebook: "
+                f"it {problem}")
+    return f"no notebook of this assignment is named {name}, and its cells are not those of one of its notebooks"
 
 
 class LmsDownload(ExtractorPlugin):
@@ -428,7 +483,8 @@ def _collect(root: Path, download: Path, assignment: str, notebooks: list[str], 
            f"--CourseDirectory.submitted_directory={rel}/submitted",
            f"--LmsFileNames.roster={roster_path}", f"--LmsFileNames.report={report_rows}",
            f"--LmsFileNames.aside={aside}", f"--LmsFileNames.extracted={staging / assignment / 'extracted'}",
-           f"--LmsFileNames.notebooks={','.join(notebooks)}"]
+           f"--LmsFileNames.notebooks={','.join(notebooks)}", f"--LmsFileNames.course_root={root}",
+           f"--LmsFileNames.assignment={assignment}"]
     out = subprocess.run(cmd, cwd=root, env=generate.tool_env(), capture_output=True, text=True)
     if out.returncode != 0:
         tail = (out.stdout[-2000:] + "\n" + out.stderr[-2000:]).strip()
@@ -510,6 +566,18 @@ def _print_summary(root: Path, summary: dict) -> None:
     collected = [r for r in rows if "kept_aside" not in r]
     print(f"collected {len(collected)} notebook(s) of {len(summary['taken'])} student(s) "
           f"into {course.folder(root, 'submitted').relative_to(root)}/")
+    for r in collected:
+        if "renamed" in r:
+            print(f"  {r['file']}: taken as {r['student']}'s {r['notebook']}.ipynb "
+                  "(renamed; recognised by its cells)")
+    replaced_in = {e["student"]: e["kept_in"] for e in summary["replaced"]}
+    for r in collected:
+        if "unreadable" in r:
+            kept = (f"; the submission it replaced is kept in {replaced_in[r['student']]}"
+                    if r["student"] in replaced_in else "")
+            print(f"WARNING: {r['file']} does not read as a notebook (it {r['unreadable']}): collected all "
+                  f"the same, as {r['student']}'s newest {r['notebook']}.ipynb: grade fails each of its exercises "
+                  f"with this reason{kept}")
     where = summary["kept_aside_in"]
     if summary["replaced"]:
         print(f"replaced {len(summary['replaced'])} older submission(s), kept in {where}/replaced/:")

@@ -58,6 +58,21 @@ def _graded_ids(path: Path) -> set[str]:
     return set() if submitted.problem or submitted.nb is None else course.graded_ids(submitted.nb)
 
 
+def notebook_ids(assignment: course.Assignment) -> dict[str, set[str]]:
+    """Each notebook of ``assignment`` and the nbgrader grade ids of its cells, by which a renamed copy
+    is recognised (:func:`renamed_notebook`)."""
+    return {nb: course.graded_ids(course.read(assignment.solution(nb))) for nb in assignment.notebooks()}
+
+
+def renamed_notebook(path: Path, names: dict[str, set[str]]) -> str | None:
+    """The notebook of ``names`` (notebook -> grade ids, :func:`notebook_ids`) that a file not named after
+    it is: the one whose cells it carries, and no other notebook's (``01_tensors (1).ipynb``,
+    ``01_tensors-Copy1.ipynb``, another case).  None when it carries none, several, or does not read."""
+    ids = _graded_ids(path)
+    carried = {nb for nb, nb_ids in names.items() if nb_ids & ids}
+    return carried.pop() if len(carried) == 1 else None
+
+
 def locate(folder: Path, names: dict[str, set[str]]) -> tuple[dict[str, tuple[Path, str]], list[str]]:
     """Which file of a submission folder to grade as each notebook, and what the folder holds besides.
 
@@ -72,11 +87,11 @@ def locate(folder: Path, names: dict[str, set[str]]) -> tuple[dict[str, tuple[Pa
         if exact in files:
             found[nb] = (exact, "")
     rest = [p for p in files if p not in {f for f, _ in found.values()}]
-    carriers = {p: {nb for nb, ids in names.items() if ids & _graded_ids(p)} for p in rest}
+    carriers = {p: renamed_notebook(p, names) for p in rest}
     for nb in names:
         if nb in found:
             continue
-        mine = [p for p, nbs in carriers.items() if nbs == {nb}]
+        mine = [p for p, carried in carriers.items() if carried == nb]
         if len(mine) == 1:
             found[nb] = (mine[0], f"graded {mine[0].name} as {nb}.ipynb (renamed; recognised by its cells)")
         elif len(mine) > 1:
@@ -104,7 +119,7 @@ def discover(root: Path, subs: Path, assignments: list[str], students: list[str]
     out = []
     for name in names:
         a = course.Assignment(name, root)
-        release_ids = {nb: course.graded_ids(course.read(a.solution(nb))) for nb in a.notebooks()}
+        release_ids = notebook_ids(a)
         for sdir in folders:
             if (students and sdir.name not in students) or not (sdir / name).is_dir():
                 continue
@@ -164,11 +179,19 @@ def run(args) -> int:
     from autograder.grading.workers import default_workers
 
     root = Path(args.root) if getattr(args, "root", None) else course.find_root()
+    trial = args.seed is not None  # one run with that seed, which keeps nothing (README: one hidden-test seed)
+    if trial and getattr(args, "new_seed", False):
+        raise UserError("--seed N grades one run that keeps nothing and --new-seed draws the term's seed: give one")
+    if trial and getattr(args, "submitted_at", None):
+        raise UserError("--seed N keeps nothing, and --submitted-at keeps a submission time: give the time in a "
+                        "run without --seed")
     subs = Path(args.submissions).resolve() if args.submissions else course.folder(root, "submitted")
+    db_url = course.gradebook_url(root)
+    for warning in late.check(root, subs, db_url):  # the late policy reads, before anything is graded
+        print(warning)
     if not subs.is_dir():
         raise UserError(f"no submissions folder {subs}: collect first (autograder collect, or nbgrader collect), "
                         "or give --submissions FOLDER")
-    db_url = course.gradebook_url(root)
     todo = discover(root, subs, args.assignments, args.student)
     if getattr(args, "notebooks", None):  # nbgrader's Autograde grades one notebook at a time
         todo = [f for f in todo if f.notebook in args.notebooks]
@@ -190,6 +213,8 @@ def run(args) -> int:
     in_gradebook = recorded_in_gradebook(db_url)
     held = {id(f): (f, when) for f in todo if (when := unreadable_nbgrader_time(root, f)) is not None}
     for f, _ in held.values():  # nbgrader's Autograde refuses these too: neither path grades them until it reads
+        if trial:
+            continue  # a trial run takes nothing back either
         if store.remove(f.assignment.name, f.student, f.notebook) or \
                 (f.student, f.assignment.name, f.notebook) in in_gradebook:
             withdraw(root, db_url, f.assignment.name, f.student, f.notebook)
@@ -209,7 +234,7 @@ def run(args) -> int:
                   full=getattr(args, "full", False))
         prior = store.entry(f.assignment.name, f.student, f.notebook)
         graded = course.folder(root, "autograded", f.student, f.assignment.name, f"{f.notebook}.ipynb")
-        rerun = (args.force or prior is None or prior.key != job.key
+        rerun = (trial or args.force or prior is None or prior.key != job.key
                  or (getattr(args, "retry_errors", False) and prior.result.grader_error)
                  # what the run wrote is gone (the gradebook or the autograded notebook): it runs again
                  or (f.student, f.assignment.name, f.notebook) not in in_gradebook
@@ -239,6 +264,10 @@ def run(args) -> int:
         result.notes = list(f.notes)  # what the planner noticed; the lateness adds its own (late.Terms.apply)
         result.file = f.path.name if f.path.name != f"{job.notebook}.ipynb" else ""
         terms.apply(result)
+        if trial:  # shown beside the recorded result, written nowhere
+            changes.append(Change(job.student, job.assignment, job.notebook, prior.result if prior else None,
+                                  result, why or []))
+            return result
         try:
             with timing.unit("write", student=job.student, notebook=job.notebook), timing.phase("gradebook write"):
                 write_result(root, db_url, job, result, terms, executed, rerecord=why is None)
@@ -293,7 +322,7 @@ def run(args) -> int:
     try:
         with make_backend(args, root, workers if len(jobs) > 1 else 1) as backend:
             # the gradebook learns the assignments (nbgrader's generate_assignment) while the references run
-            registering = threading.Thread(target=register, args=(sorted({j.assignment for j, *_ in jobs}),))
+            registering = threading.Thread(target=register, args=([] if trial else sorted({j.assignment for j, *_ in jobs}),))
             registering.start()
             refs = backend.references(needed, sandbox_on, short=not getattr(args, "full", False)) if jobs else {}
             registering.join()
@@ -309,10 +338,11 @@ def run(args) -> int:
     progress.close()
     print(table(results.values()))
     print(f"graded {len(jobs)} notebook(s) in {time.monotonic() - start:.1f} s with {workers} worker(s)")
-    print(change_list(changes))
+    print(trial_list(changes, args.seed) if trial else change_list(changes))
     print(time_sources(results.values()))
     for warning in (untrusted_times(results.values()),
-                    other_variants(results.values(), default_variant)):
+                    other_variants(results.values(), default_variant),
+                    earlier_releases(results.values())):
         if warning:
             print(warning)
     for f, when in held.values():
@@ -320,6 +350,9 @@ def run(args) -> int:
               f"{when!r}, which is not a time (nbgrader's Autograde refuses it too); correct "
               f"{f.path.parent / 'timestamp.txt'}, or give the time: autograder grade {f.assignment.name} "
               f"--student {f.student} --submitted-at TIME", file=sys.stderr)
+    if trial:
+        print(f"nothing was kept: this run with --seed {args.seed} recorded no grade, autograded notebook or "
+              "result, and the recorded grades stand (a plain grade keeps the term's seed)", flush=True)
     return 0
 
 
@@ -390,6 +423,37 @@ def change_list(changes: list[Change]) -> str:
     if len(lines) == 1:
         lines.append("  none")
     return "\n".join(lines)
+
+
+def trial_list(changes: list[Change], seed: int) -> str:
+    """This run's scores beside the recorded results, for a run with ``--seed`` (which keeps nothing)."""
+    ordered = sorted(changes, key=lambda c: (c.assignment, c.student, c.notebook))
+    differ = [c for c in ordered if c.before is not None and abs(c.before.final_score - c.after.final_score) > 1e-9]
+    lines = [f"this run (hidden-test seed {seed}) beside the recorded results:"]
+    for c in differ:
+        lines.append(f"  {c.student:<16} {c.assignment}/{c.notebook:<22} recorded {_score(c.before)} "
+                     f"(seed {c.before.seed}), this run {_score(c.after)}")
+    same = sum(1 for c in ordered if c.before is not None and c not in differ)
+    if same:
+        lines.append(f"  {same} with the same score as recorded")
+    first = sum(1 for c in ordered if c.before is None)
+    if first:
+        lines.append(f"  {first} with no recorded result")
+    if len(lines) == 1:
+        lines.append("  none")
+    return "\n".join(lines)
+
+
+def earlier_releases(results) -> str:
+    """The line for notebooks holding a test or locked cell as an earlier release handed it out: the instructor
+    changed that cell since; nobody edited it, and every notebook ran the current one."""
+    held = [r for r in results if r.earlier_release]
+    if not held:
+        return ""
+    cells = sorted({gid for r in held for gid in r.earlier_release})
+    return (f"{len(held)} notebook(s) were handed out before a test or locked cell last changed "
+            f"({', '.join(cells[:10])}{' ...' if len(cells) > 10 else ''}): not edits; the current cells were run, "
+            "as for every notebook")
 
 
 def time_sources(results) -> str:

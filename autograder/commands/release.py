@@ -19,8 +19,8 @@ import time
 from pathlib import Path
 
 from autograder.adapters.generate import generate
-from autograder.values import course
-from autograder.values.files import write_atomic
+from autograder.values import course, released
+from autograder.values.files import aside_name, write_atomic
 
 RECORD = ".release.json"
 _RECORD_ABOUT = ("What `autograder release` last wrote into this folder. Before it writes a fresh release it keeps "
@@ -49,6 +49,7 @@ def release(names: list[str] | None = None, root: Path | None = None, report=Non
         generate(names, root, fresh_root, db_url=course.gradebook_url(root))
         for name in names:
             recorded = read_record(dest_root).get(name)
+            keep_handed_out(dest_root / name, recorded, root, name)
             for line in install(fresh_root / name, dest_root / name, recorded, stamp, root):
                 say(line)
             write_record(dest_root, {name: fingerprints(fresh_root / name)})
@@ -121,15 +122,20 @@ def _unchanged(current: Path, fresh: Path | None, recorded: dict | None) -> bool
     return (fresh is not None and cells == cells_digest(fresh)) or bool(recorded and cells == recorded.get("cells"))
 
 
-def aside_name(path: Path, stamp: str) -> Path:
-    """Where a person's file is kept when a release replaces it: ``STEM.mine-TIME.SUFFIX`` beside it."""
-    n = 1
-    while True:
-        tag = f".mine-{stamp}" + (f"-{n}" if n > 1 else "")
-        candidate = path.with_name(f"{path.stem}{tag}{path.suffix}" if path.is_file() else f"{path.name}{tag}")
-        if not candidate.exists() and not candidate.is_symlink():
-            return candidate
-        n += 1
+def keep_handed_out(dest: Path, recorded: dict | None, root: Path, assignment: str) -> None:
+    """Add the notebooks the last release wrote into ``dest``, where they are still byte for byte what it wrote
+    (:data:`RECORD`), to the course's record of released cells (:mod:`autograder.values.released`) before a
+    new release replaces them: a release made before the course kept that record was handed out too."""
+    for rel, fingerprint in (recorded or {}).items():
+        path = dest / rel
+        if "/" in rel or not rel.endswith(".ipynb") or path.is_symlink() or not path.is_file() \
+                or not isinstance(fingerprint, dict) or _sha(path) != fingerprint.get("sha256"):
+            continue
+        try:
+            nb = course.read(path)
+        except (OSError, ValueError):  # not a notebook after all: nothing of it was handed out as cells
+            continue
+        released.add(root, assignment, path.stem, nb)
 
 
 def install(fresh: Path, dest: Path, recorded: dict | None, stamp: str, root: Path) -> list[str]:
@@ -174,7 +180,8 @@ def out_of_sync(root: Path | None = None) -> list[str]:
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         assignments = course.assignments(root)
-        generate([a.name for a in assignments], root, tmp / "release", db_url=course.sqlite_url(tmp / "gb.db"))
+        generate([a.name for a in assignments], root, tmp / "release", db_url=course.sqlite_url(tmp / "gb.db"),
+                 handed_out=False)
         for a in assignments:
             fresh, committed = tmp / "release" / a.name, a.release_dir
             if not committed.is_dir():

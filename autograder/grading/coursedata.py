@@ -20,7 +20,7 @@ from pathlib import Path
 
 import nbformat
 
-from autograder.values import course, learner_view, nbfmt, support, variants
+from autograder.values import course, learner_view, nbfmt, released, support, variants
 from autograder.values.digest import sha
 from autograder.values.files import stamp as file_stamp
 
@@ -114,6 +114,11 @@ class NotebookData:
     def support_dir(self) -> Path:
         """The folder that holds :attr:`support_files` (helper modules, data)."""
         return self.assignment.solution_dir
+
+    def released_cells(self) -> dict[str, list[tuple[str, str]]]:
+        """Every version of this notebook's graded and locked cells that a release of the course handed out,
+        read afresh from the course's record (:mod:`autograder.values.released`; {} where none is kept)."""
+        return released.read(self.root, self.assignment.name, self.name)
 
     def visible_tests(self) -> dict[str, str]:
         """Each exercise's test cell as learners have it (visible asserts only)."""

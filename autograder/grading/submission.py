@@ -17,7 +17,7 @@ from pathlib import Path
 import nbformat
 
 from autograder import probe
-from autograder.values import course, outputs, variants
+from autograder.values import course, outputs, released, variants
 from autograder.values.digest import sha
 
 MAX_SUPPORT_FILE = 50 * 1024 * 1024
@@ -74,26 +74,40 @@ def parse_submission(raw: bytes) -> tuple[nbformat.NotebookNode | None, str | No
         return None, f"the submitted notebook could not be read ({type(exc).__name__}: {str(exc)[:200]})"
 
 
-def _meta_signature(cell) -> dict:
-    m = course.nbgrader_meta(cell)
-    return {k: m.get(k) for k in ("grade", "solution", "locked", "points", "task")}
-
-
 VARIANT_NOTE = "holds another variant than the one this student is graded on"
 
 
 def merge(student: nbformat.NotebookNode | None, release: nbformat.NotebookNode,
-          solution: nbformat.NotebookNode, hidden: bool = True) -> tuple[nbformat.NotebookNode, list[str]]:
-    """The notebook to grade, and what the submission changed that it should not have.
+          solution: nbformat.NotebookNode, hidden: bool = True,
+          released_cells: dict[str, list[tuple[str, str]]] | None = None
+          ) -> tuple[nbformat.NotebookNode, list[str], list[str]]:
+    """The notebook to grade, what the submission changed that it should not have, and the grade ids of
+    the cells it holds as an earlier release handed them out (no edit: the current ones run).
 
     Answer cells (nbgrader solution cells) and the learner's own extra cells come
     from the submission; every test cell comes from ``solution`` (with hidden
     tests) or ``release`` (visible tests only), whatever the submission holds.
+    A submitted cell is judged against every version a release of the course handed out
+    (``released_cells``, the course's own record: :mod:`autograder.values.released`) and the
+    current one; one that matches none of them was edited.
     """
     tamper: list[str] = []
+    earlier: list[str] = []
     sol_by_id = {course.grade_id(c): c for c in solution.cells if course.grade_id(c)}
     rel_by_id = {course.grade_id(c): c for c in release.cells if course.grade_id(c)}
     template_ids = [course.grade_id(c) for c in release.cells if course.grade_id(c)]
+
+    def versions(gid: str, flags_only: bool) -> tuple[set, set]:
+        """The versions of a cell as the current release has it (or with its hidden tests, as the instructor
+        wrote it), and every version handed out; with ``flags_only``, of its flags and points alone."""
+        ref = rel_by_id[gid]
+        current = {released.version(ref)}
+        if gid in sol_by_id:
+            current.add((released.source_digest(sol_by_id[gid].get("source", "")), released.meta_digest(ref)))
+        every = current | {tuple(v) for v in (released_cells or {}).get(gid, [])}
+        if flags_only:
+            return {(None, m) for _, m in current}, {(None, m) for _, m in every}
+        return current, every
 
     def trusted(gid: str):
         src = sol_by_id.get(gid) if hidden else None
@@ -139,7 +153,16 @@ def merge(student: nbformat.NotebookNode | None, release: nbformat.NotebookNode,
         seen_ids.add(gid)
         emit_missing_before(template_ids.index(gid))
         ref = rel_by_id[gid]
-        if _meta_signature(cell) != _meta_signature(ref):
+        # an answer cell's source is the learner's, a variant cell's is judged by its values: flags and points alone
+        flags_only = course.is_solution(ref) or variants.is_variant_cell(ref)
+        current, every = versions(gid, flags_only)
+        mine = (None, released.meta_digest(cell)) if flags_only else released.version(cell)
+        source_known = mine[0] in {v[0] for v in every}
+        if mine in current:
+            pass
+        elif mine in every:
+            earlier.append(gid)  # as an earlier release handed it out: no edit
+        elif mine[1] not in {v[1] for v in every} or source_known:  # or a mix of versions that no release made
             tamper.append(f"nbgrader metadata of {gid} changed (points or flags; the original was used)")
         if course.is_solution(ref):
             answer = copy.deepcopy(ref)
@@ -152,7 +175,7 @@ def merge(student: nbformat.NotebookNode | None, release: nbformat.NotebookNode,
                 if variants.values_in(cell) != variants.values_in(ref):
                     mine = ", ".join(f"{k} = {v!r}" for k, v in variants.values_in(ref).items())
                     tamper.append(f"variant cell {gid} {VARIANT_NOTE} (graded with {mine})")
-            elif cell.get("source", "") not in (ref.source, getattr(sol_by_id.get(gid), "source", None)):
+            elif not source_known:
                 tamper.append(f"test cell {gid} was edited (the original tests were run)")
             out.append(trusted(gid))
         emitted.add(gid)
@@ -160,7 +183,7 @@ def merge(student: nbformat.NotebookNode | None, release: nbformat.NotebookNode,
     nb = nbformat.v4.new_notebook(cells=out, metadata=copy.deepcopy(release.metadata))
     for i, cell in enumerate(nb.cells):
         cell.id = course.grade_id(cell) or f"cell-{i}"
-    return nb, tamper
+    return nb, tamper, earlier
 
 
 def arm_hidden_tests(nb: nbformat.NotebookNode, seed: int, marks: course.Markers, *, variant: dict

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import nbformat
 
-from autograder.values import course, nbfmt, variants
+from autograder.values import course, nbfmt, released, variants
 
 
 def pristine_release(solution: nbformat.NotebookNode, root: Path) -> nbformat.NotebookNode:
@@ -56,12 +56,15 @@ def planting_clear_solutions():
 
 def generate_steps() -> list:
     """nbgrader's ``generate_assignment`` steps with :func:`planting_clear_solutions` in ``ClearSolutions``'
-    place, for ``nbgrader_config.py`` (``c.GenerateAssignment.preprocessors``)."""
+    place, and last the step that keeps the released cells (:func:`autograder.values.released.recording_step`:
+    every release of a notebook passes through here), for ``nbgrader_config.py``
+    (``c.GenerateAssignment.preprocessors``)."""
     from nbgrader.converters import GenerateAssignment
     from nbgrader.preprocessors import ClearSolutions
 
     default = GenerateAssignment.class_traits()["preprocessors"].default()
-    return [planting_clear_solutions() if step is ClearSolutions else step for step in default]
+    return [planting_clear_solutions() if step is ClearSolutions else step for step in default] + \
+        [released.recording_step()]
 
 
 def visible_source(cell) -> str:

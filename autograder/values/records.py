@@ -45,6 +45,7 @@ class NotebookResult:
     run: str = ""  # how the notebook ran: full, short (cells skipped), or full after a short run
     file: str = ""  # the submitted file's name, where it is not NOTEBOOK.ipynb (a renamed notebook)
     notes: list[str] = field(default_factory=list)  # for the instructor: renames, extra files, time evidence
+    earlier_release: list[str] = field(default_factory=list)  # cells as an earlier release handed them out (no edit)
 
     @property
     def final_score(self) -> float:
