@@ -17,7 +17,7 @@ learner named inside their Moodle folder (``Ann Lee_2001_assignsubmission_file_/
 which notebook it is; a file that does not follow the download's layout at the LMS's level is kept aside.  A
 file whose name is not one of the assignment's notebooks (``01_tensors (1).ipynb``, ``01_tensors-Copy1.ipynb``,
 ``01_Tensors.ipynb``) is taken as the notebook whose cells it carries, by the rule ``grade`` applies to a
-submission folder (:func:`autograder.commands.grade.renamed_notebook`), and stored under that notebook's
+submission folder (:func:`autograder.grading.submission.renamed_notebook`), and stored under that notebook's
 name; a file whose cells are none of the assignment's notebooks is kept aside.  Every id,
 from a file name or through the roster, passes :func:`autograder.adapters.roster.check_id` before it becomes
 a folder or a row (one plain name, no control character, comma or formula start, NFKC form); a
@@ -78,7 +78,7 @@ from nbgrader.utils import parse_utc
 from traitlets import Unicode
 
 from autograder.adapters import generate, roster, times
-from autograder.commands import grade
+from autograder.grading.submission import notebook_ids, renamed_notebook
 from autograder.grading.submission import read_submission
 from autograder.values import course
 from autograder.values.errors import UserError
@@ -165,7 +165,7 @@ class LmsFileNames(FileNameCollectorPlugin):
         valid = set(filter(None, self.notebooks.split(",")))
         ids = {}
         if self.course_root and self.assignment:
-            every = grade.notebook_ids(course.Assignment(self.assignment, Path(self.course_root)))
+            every = notebook_ids(course.Assignment(self.assignment, Path(self.course_root)))
             ids = {nb: i for nb, i in every.items() if not valid or nb in valid}
         files = sorted(p for p in base.rglob("*") if p.is_file())
         rels = {p: p.relative_to(base).as_posix() for p in files}
@@ -202,7 +202,7 @@ class LmsFileNames(FileNameCollectorPlugin):
                 continue
             notebook, renamed = info["file"], None
             if valid and notebook not in valid:
-                notebook = grade.renamed_notebook(p, ids) if ids else None
+                notebook = renamed_notebook(p, ids) if ids else None
                 if notebook is None:
                     decided[str(p)] = {"file": rel, "kept_aside": _not_recognised(p, info["file"])}
                     continue

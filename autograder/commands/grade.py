@@ -31,7 +31,7 @@ from autograder.grading.coursedata import NotebookData
 from autograder.grading.execute import Limits
 from autograder.grading.jobs import INPUT_WORDS, Job, JobOutput, failed_result, inputs_key, run_inputs
 from autograder.grading.store import Entry, ResultStore
-from autograder.grading.submission import VARIANT_NOTE, read_submission
+from autograder.grading.submission import VARIANT_NOTE, notebook_ids, renamed_notebook
 from autograder.values import course, outputs, timing
 from autograder.values.errors import UserError
 from autograder.values.records import NotebookResult
@@ -50,27 +50,6 @@ class Found:
     student: str
     path: Path  # the file to grade (NOTEBOOK.ipynb, or the one renamed copy that carries its cells)
     notes: list[str] = field(default_factory=list)
-
-
-def _graded_ids(path: Path) -> set[str]:
-    """The nbgrader grade ids a submitted notebook carries (read without trust; none when it does not read)."""
-    submitted = read_submission(path)
-    return set() if submitted.problem or submitted.nb is None else course.graded_ids(submitted.nb)
-
-
-def notebook_ids(assignment: course.Assignment) -> dict[str, set[str]]:
-    """Each notebook of ``assignment`` and the nbgrader grade ids of its cells, by which a renamed copy
-    is recognised (:func:`renamed_notebook`)."""
-    return {nb: course.graded_ids(course.read(assignment.solution(nb))) for nb in assignment.notebooks()}
-
-
-def renamed_notebook(path: Path, names: dict[str, set[str]]) -> str | None:
-    """The notebook of ``names`` (notebook -> grade ids, :func:`notebook_ids`) that a file not named after
-    it is: the one whose cells it carries, and no other notebook's (``01_tensors (1).ipynb``,
-    ``01_tensors-Copy1.ipynb``, another case).  None when it carries none, several, or does not read."""
-    ids = _graded_ids(path)
-    carried = {nb for nb, nb_ids in names.items() if nb_ids & ids}
-    return carried.pop() if len(carried) == 1 else None
 
 
 def locate(folder: Path, names: dict[str, set[str]]) -> tuple[dict[str, tuple[Path, str]], list[str]]:

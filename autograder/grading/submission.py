@@ -53,6 +53,27 @@ def read_submission(path: Path) -> Submission:
     return Submission(sha(raw), nb, problem)
 
 
+
+def graded_ids_of(path: Path) -> set[str]:
+    """The nbgrader grade ids a submitted notebook carries (read without trust; none when it does not read)."""
+    submitted = read_submission(path)
+    return set() if submitted.problem or submitted.nb is None else course.graded_ids(submitted.nb)
+
+
+def notebook_ids(assignment: course.Assignment) -> dict[str, set[str]]:
+    """Each notebook of ``assignment`` and the nbgrader grade ids of its cells, by which a renamed copy
+    is recognised (:func:`renamed_notebook`)."""
+    return {nb: course.graded_ids(course.read(assignment.solution(nb))) for nb in assignment.notebooks()}
+
+
+def renamed_notebook(path: Path, names: dict[str, set[str]]) -> str | None:
+    """The notebook of ``names`` (notebook -> grade ids, :func:`notebook_ids`) that a file not named after
+    it is: the one whose cells it carries, and no other notebook's (``01_tensors (1).ipynb``,
+    ``01_tensors-Copy1.ipynb``, another case).  None when it carries none, several, or does not read."""
+    ids = graded_ids_of(path)
+    carried = {nb for nb, nb_ids in names.items() if nb_ids & ids}
+    return carried.pop() if len(carried) == 1 else None
+
 def parse_submission(raw: bytes) -> tuple[nbformat.NotebookNode | None, str | None]:
     """Parse a submitted notebook's bytes without trusting them; return (notebook, problem)."""
     try:
