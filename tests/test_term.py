@@ -9,6 +9,7 @@ what ``grade`` re-records, what it runs, what its change list says and what the 
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -249,6 +250,12 @@ def test_a_time_inside_a_submission_is_the_learners_word(course):
     assert f"held, not graded: carol {A}/{A}" in out.stderr and "--submitted-at" in out.stderr
     assert not (course / ".autograder" / "results" / A / "carol").joinpath(f"{A}.json").exists()
     assert not (course / "autograded" / "carol" / A / f"{A}.ipynb").exists()
+    assert re.search(rf"carol +{A}/{A} +\S+ -> taken back \(held until its submission time reads\)", out.stdout), out.stdout
+    graded_ok(run(course, "export", "--to", "grades.csv"))
+    import csv
+
+    carol = {r["student"]: r for r in csv.DictReader(open(course / "grades.csv"))}["carol"]
+    assert f"{A}: not graded now (held until its submission time reads" in carol["notes"], carol
     # the instructor gives the time: graded, on that time
     graded_ok(run(course, "grade", A, "--student", "carol", "--submitted-at", "2026-11-21 12:00:00 UTC"))
     r = stored(course, A, "carol")["result"]

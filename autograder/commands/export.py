@@ -40,6 +40,7 @@ COLUMNS = ["assignment", "student", "score", "max_score", "timestamp", "timestam
 NO_SUBMISSION = "no submission"
 
 
+NOT_GRADED = "not graded now (held until its submission time reads, or not graded yet): see autograder grade"
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
@@ -87,6 +88,8 @@ class GradesExport(ExportPlugin):
                         notes += ([r.error] if r.error else []) + r.tampering + r.notes
                         sources.add(r.submitted_at_source)
                         late_s = max(late_s, r.seconds_late)
+                    else:
+                        notes.append(f"{nb.name}: {NOT_GRADED}")
                 penalty = float(sub.late_submission_penalty or 0.0)
                 rows.append({"assignment": a.name, "student": student, "score": sub.score,
                              "max_score": sub.max_score, "timestamp": sub.timestamp or "",

@@ -191,12 +191,16 @@ def run(args) -> int:
     jobs, kept, recorded = [], [], []
     in_gradebook = recorded_in_gradebook(db_url)
     held = {id(f): (f, when) for f in todo if (when := unreadable_nbgrader_time(root, f)) is not None}
+    taken_back: list[tuple[Found, NotebookResult]] = []  # grades that no longer stand: in the change list
     for f, _ in held.values():  # nbgrader's Autograde refuses these too: neither path grades them until it reads
         if trial:
             continue  # a trial run takes nothing back either
+        before = store.get(f.assignment.name, f.student, f.notebook)
         if store.remove(f.assignment.name, f.student, f.notebook) or \
                 (f.student, f.assignment.name, f.notebook) in in_gradebook:
             withdraw(root, db_url, f.assignment.name, f.student, f.notebook)
+            if before is not None:
+                taken_back.append((f, before))
     todo = [f for f in todo if id(f) not in held]
     # graded on the student's own variant, drawn again from the student id, unless the class was handed the
     # default one (its cell in a submission that holds another is then restored to the default, with a note)
@@ -317,7 +321,7 @@ def run(args) -> int:
     progress.close()
     print(table(results.values()))
     print(f"graded {len(jobs)} notebook(s) in {time.monotonic() - start:.1f} s with {workers} worker(s)")
-    print(trial_list(changes, args.seed) if trial else change_list(changes))
+    print(trial_list(changes, args.seed) if trial else change_list(changes, taken_back))
     print(time_sources(results.values()))
     for warning in (untrusted_times(results.values()),
                     other_variants(results.values(), default_variant),
@@ -384,12 +388,16 @@ def _score(r: NotebookResult) -> str:
     return f"{r.final_score:g}/{r.max_score:g}" + (f" (late: -{r.late_penalty:g})" if r.late_penalty else "")
 
 
-def change_list(changes: list[Change]) -> str:
-    """What changed since the previous recorded results: old score -> new score and why, per student and notebook."""
+def change_list(changes: list[Change], taken_back: list[tuple[Found, NotebookResult]] = ()) -> str:
+    """What changed since the previous recorded results: old score -> new score and why, per student and notebook,
+    and each grade taken back (a notebook held until its submission time reads)."""
     first = [c for c in changes if c.before is None]
     again = sorted((c for c in changes if c.before is not None), key=lambda c: (c.assignment, c.student, c.notebook))
     moved = [c for c in again if abs(c.before.final_score - c.after.final_score) > 1e-9]
     lines = ["changes since the last recorded results:"]
+    for f, before in sorted(taken_back, key=lambda t: (t[0].assignment.name, t[0].student, t[0].notebook)):
+        lines.append(f"  {f.student:<16} {f.assignment.name}/{f.notebook:<22} {_score(before)} -> taken back "
+                     "(held until its submission time reads)")
     for c in moved:
         lines.append(f"  {c.student:<16} {c.assignment}/{c.notebook:<22} {_score(c.before)} -> {_score(c.after)}"
                      f"  ({'; '.join(c.why) or 'recorded again'})")
@@ -513,5 +521,10 @@ def table(results) -> str:
         notes = ([r.error] if r.error else []) + r.tampering + r.notes
         late_col = f"-{r.late_penalty:g}" if r.late_penalty else ""
         lines.append(f"{r.student:<16} {r.notebook:<22} {r.score:>4g}/{r.max_score:<4g} {late_col:>6} "
-                     f"{r.final_score:>6g}  {'; '.join(notes)[:160]}")
+                     f"{r.final_score:>6g}  {_cut('; '.join(notes))}")
     return "\n".join(lines)
+
+
+def _cut(text: str, width: int = 160) -> str:
+    """A table cell's notes, cut where they run long, saying so (the whole text is in the export's notes)."""
+    return text if len(text) <= width else text[: width - 40].rstrip() + " ... (all of it: autograder export)"
