@@ -245,3 +245,23 @@ def test_an_extension_with_no_due_date_to_extend_is_said(tmp_path):
     assert said == ["warning: nbgrader_config.py: c.LatePolicy.extensions['00_fixture'] extends the due date of "
                     "alice, bob, but 00_fixture has no due date in c.LatePolicy.due_dates: no extension applies"]
     assert not (course / "gradebook.db").exists()  # reading the roster never makes a gradebook
+
+
+def test_a_recorded_time_still_vouches_for_its_notebooks_beside_a_stray_file(tmp_path):
+    """The collector's time stands while every notebook it vouches for is there as it was: a scratch notebook
+    added beside them does not drop it to the file's time (which applies no penalty); a resubmission does."""
+    from autograder.adapters import times
+
+    folder = tmp_path / "submitted" / "erin" / "01_a"
+    folder.mkdir(parents=True)
+    (folder / "01_a.ipynb").write_text('{"cells": []}')
+    times.record(tmp_path, "01_a", "erin", folder, "2026-11-20 12:00:00 UTC", times.COLLECTOR)
+    (folder / "scratch.ipynb").write_text('{"cells": [1]}')
+    assert times.recorded(tmp_path, "01_a", "erin", folder) == ("2026-11-20 12:00:00 UTC", times.COLLECTOR)
+    (folder / "01_a.ipynb").write_text('{"cells": [2]}')  # resubmitted: the record no longer speaks for it
+    assert times.recorded(tmp_path, "01_a", "erin", folder) is None
+    empty = tmp_path / "submitted" / "fay" / "01_a"
+    empty.mkdir(parents=True)
+    times.record(tmp_path, "01_a", "fay", empty, "2026-11-20 12:00:00 UTC", times.COLLECTOR)
+    (empty / "01_a.ipynb").write_text('{"cells": []}')  # a record of no notebook vouches for none added later
+    assert times.recorded(tmp_path, "01_a", "fay", empty) is None

@@ -52,14 +52,18 @@ def record(root: Path, assignment: str, student: str, folder: Path, when: str, s
 
 def recorded(root: Path, assignment: str, student: str, folder: Path) -> tuple[str, str] | None:
     """The instructor-side record of the submission now in ``folder``: (time, source), or None when there is
-    none, or it was made for other notebooks than those now there."""
+    none, or a notebook it was made for is no longer there as it was."""
     try:
         data = json.loads(_record_path(root, assignment, student).read_text())
     except (OSError, ValueError):  # no record (or a damaged one): no evidence from it
         return None
     if not isinstance(data, dict) or data.get("source") not in (INSTRUCTOR, COLLECTOR):
         return None
-    if data.get("notebooks") != _notebooks(folder) or not isinstance(data.get("time"), str):
+    vouched, now = data.get("notebooks"), _notebooks(folder)
+    # every notebook it vouches for is still there as it was: a file added beside them (a scratch notebook
+    # the grade does not take) changes nothing, a notebook replaced or gone ends the record's word
+    if not isinstance(vouched, dict) or not vouched or any(now.get(k) != v for k, v in vouched.items()) \
+            or not isinstance(data.get("time"), str):
         return None
     return data["time"], data["source"]
 
