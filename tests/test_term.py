@@ -275,6 +275,10 @@ def test_an_export_cell_never_starts_a_formula(course):
     zed = rows[("zed", A)]
     assert zed["notes"].startswith("'=HYPERLINK(1).ipynb is not graded"), zed
     assert float(zed["final_score"]) == 3.0
+    # a submission folder removed (a wrong collect undone by hand): its recorded grade is named, never silent
+    shutil.rmtree(course / "submitted" / "zed")
+    out = graded_ok(run(course, "grade"))
+    assert "recorded grades whose submission is no longer in submitted/" in out and f"zed ({A})" in out, out
 
 
 def test_no_grading_code_imports_a_module_outside_the_grader_version():

@@ -176,6 +176,12 @@ def run(args) -> int:
         todo = [f for f in todo if f.notebook in args.notebooks]
     if not todo:
         raise UserError(f"nothing to grade in {subs} (nbgrader's layout: STUDENT/ASSIGNMENT/NOTEBOOK.ipynb)")
+    if not args.submissions and not args.student:
+        orphans = ungraded_away(root, subs, sorted({f.assignment.name for f in todo}))
+        if orphans:
+            print(f"recorded grades whose submission is no longer in {subs.name}/ (they stand, and export, feedback "
+                  f"and report use them): {', '.join(orphans)}; a student added by mistake: nbgrader db student "
+                  "remove ID --force")
     if getattr(args, "submitted_at", None):
         if not args.student:
             raise UserError("--submitted-at sets one student's submission time: give --student too")
@@ -386,6 +392,13 @@ class Change:
 
 def _score(r: NotebookResult) -> str:
     return f"{r.final_score:g}/{r.max_score:g}" + (f" (late: -{r.late_penalty:g})" if r.late_penalty else "")
+
+
+def ungraded_away(root: Path, subs: Path, assignments: list[str]) -> list[str]:
+    """``STUDENT (ASSIGNMENT)`` for each recorded result of ``assignments`` whose submission folder is gone."""
+    store = ResultStore(root)
+    return sorted({f"{p.parent.name} ({a})" for a in assignments for p in (store.base / a).glob("*/*.json")
+                   if not (subs / p.parent.name / a).is_dir()})
 
 
 def change_list(changes: list[Change], taken_back: list[tuple[Found, NotebookResult]] = ()) -> str:
