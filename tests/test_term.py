@@ -174,6 +174,24 @@ def test_a_fixed_reference_regrades_exactly_the_notebooks_it_touches(course):
     assert change(out, "carol").endswith("2/3 -> 3/3 (new tests or reference)")
 
 
+def test_prose_fixed_in_the_solution_regrades_no_one_and_a_new_cell_does(course):
+    """A typo fixed in the text decides no grade; a cell added moves the cells after it, which the short run
+    and the reference name by place, so it does."""
+    import nbformat
+
+    sol = course / "solutions" / A / f"{A}.ipynb"
+    nb = nbformat.read(sol, as_version=4)
+    prose = next(c for c in nb.cells if c.cell_type == "markdown" and not c.metadata.get("nbgrader"))
+    prose.source += " (a typo fixed)"
+    nbformat.write(nb, sol)
+    out = graded_ok(run(course, "grade"))
+    assert "graded 0 notebook(s)" in out and "changes since the last recorded results:\n  none" in out, out
+    nb.cells.insert(nb.cells.index(prose) + 1, nbformat.v4.new_markdown_cell("A new paragraph."))
+    nbformat.write(nb, sol)
+    out = graded_ok(run(course, "grade"))
+    assert "graded 4 notebook(s)" in out, out
+
+
 def test_one_seed_per_assignment_for_the_term(course):
     seeds = json.loads((course / ".autograder" / "seeds.json").read_text())
     assert set(seeds) == {A, B}

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import json
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -32,7 +33,7 @@ class NotebookData:
     solution: nbformat.NotebookNode  # the instructor's notebook, hidden tests included
     release: nbformat.NotebookNode  # what learners get, rebuilt from the solution (never read from notebooks/)
     exercises: list[course.Exercise]
-    solution_sha: str  # the solution notebook and the support files it lists: what the tests and reference are
+    solution_sha: str  # what of the solution decides a grade (:func:`decisive`) and the support files it lists
     support_files: tuple[str, ...] = ()  # what ships beside the notebook (autograder.values.support), nothing else
     markers: course.Markers = course.Markers()  # the course's solution and hidden-test delimiters
     variant: dict = field(default_factory=dict)  # the parameters this copy is rendered for ({}: as written)
@@ -51,7 +52,7 @@ class NotebookData:
             learner = nbfmt.normalize(nbformat.from_dict(copy.deepcopy(solution)))
         listed = tuple(support.listed(assignment.solution_dir))
         return cls(assignment, name, solution, learner, course.exercises(solution),
-                   sha(raw + support.digest(assignment.solution_dir, listed).encode()), listed, marks)
+                   sha(decisive(solution) + support.digest(assignment.solution_dir, listed).encode()), listed, marks)
 
     @classmethod
     def loaded(cls, assignment: course.Assignment, name: str) -> "NotebookData":
@@ -127,6 +128,16 @@ class NotebookData:
 
 
 _LOADED: dict[tuple[str, str, str], tuple[object, NotebookData]] = {}
+
+
+def decisive(solution: nbformat.NotebookNode) -> bytes:
+    """What of a solution notebook may decide a grade: every cell's kind, place and metadata, the text of each
+    code cell and of each cell nbgrader knows (a graded or locked Markdown cell), and the notebook's metadata.
+    The prose of the other Markdown cells runs nowhere and is judged by nothing, so a typo fixed there
+    regrades no one; a cell added or removed moves the others, and does."""
+    return json.dumps([[c.cell_type, c.source if c.cell_type == "code" or course.nbgrader_meta(c) else "",
+                        c.get("metadata", {})] for c in solution.cells] + [solution.metadata],
+                      sort_keys=True, default=str).encode()
 
 
 def _shared(root: str, assignment: str, name: str, solution_sha: str, variant: dict | None = None) -> NotebookData:
