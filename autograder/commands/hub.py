@@ -256,7 +256,7 @@ def start(args, where: ClassDir) -> int:
     base = class_base(where.root)
     proc = subprocess.Popen([sys.executable, "-m", "jupyterhub", "-f", str(where.hub_config)], cwd=where.state,
                             stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-                            preexec_fn=lambda: join_group(base, HUB_GROUP),
+                            preexec_fn=lambda: (_default_signals(), join_group(base, HUB_GROUP)),
                             env={**os.environ, "PATH": os.pathsep.join([str(bin_), os.environ.get("PATH", "")])})
     deadline = time.monotonic() + args.wait
     while not _answers(_url(d)):
@@ -270,6 +270,16 @@ def start(args, where: ClassDir) -> int:
           f"{len(d.students)} student(s); formgrader: {_url(d)}services/{SERVICE}/ (instructors only)")
     print(f"stop: autograder hub stop --class-dir {where.root}   back up: autograder hub backup --class-dir {where.root}")
     return out
+
+
+def _default_signals() -> None:
+    """In the hub's process, before it runs: every signal delivered and handled as by default.  A command started
+    in the background of a script (``autograder hub start &``, nohup, cron) inherits SIGINT and SIGQUIT ignored,
+    and the hub's servers and services would inherit it from the hub; JupyterHub stops each of them with SIGINT,
+    and waits for one that ignores it, so ``hub stop`` ran out of time and left the class running."""
+    signal.pthread_sigmask(signal.SIG_SETMASK, set())
+    for sig in (signal.SIGINT, signal.SIGQUIT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, signal.SIG_DFL)
 
 
 def _hub_api(d: ClassDescription, token: str, path: str, method: str = "GET", body: dict | None = None):
@@ -328,12 +338,16 @@ def stop(args, where: ClassDir) -> int:
             os.waitpid(pid, os.WNOHANG)
         except ChildProcessError:  # not our child: it is reaped by its own parent
             pass
+    whose = "an earlier hub of this class"
     if _pid(where) == pid:
         os.kill(pid, signal.SIGKILL)
+        whose = "the hub"
+        print(f"the hub had not stopped 60 s after SIGTERM, so it was killed: what it left is ended below; "
+              f"its log says why: {where.log}")
     else:
         _settle(where)
     print(f"class server stopped (its state stays in {where.root}: autograder hub start restarts it)")
-    return max(_end_left_hub(where), _end_left_servers(where))
+    return max(_end_left_hub(where, whose), _end_left_servers(where))
 
 
 def _settle(where: ClassDir, within: float = 10) -> None:
@@ -354,15 +368,15 @@ def _members(where: ClassDir) -> list[str]:
     return sorted(set(d.students + d.instructors))
 
 
-def _end_left_hub(where: ClassDir) -> int:
+def _end_left_hub(where: ClassDir, whose: str = "an earlier hub of this class") -> int:
     """End what a hub killed mid-run (or one that did not stop in time) left in its group: its proxy, still
     holding the class's address, and its services, the formgrader among them, holding their ports with the
     dead hub's credentials, so that a new hub's own would fail to start."""
     n, left = stop_group(class_base(where.root), HUB_GROUP)
     if n:
-        print(f"stopped what an earlier hub of this class left running (its proxy and services: {n} process(es))")
+        print(f"stopped what {whose} left running (its proxy and services: {n} process(es))")
     if left:
-        return _stuck("an earlier hub of this class left", left)
+        return _stuck(f"{whose} left", left)
     return 0
 
 
