@@ -75,6 +75,9 @@ c.Autograde.sanitize_preprocessors = sanitize_steps()
 # Learners need the fetch setting in their own nbgrader_config.py too (the class server writes it for them).
 c.ExchangeFactory.release_assignment = "autograder.adapters.exchange.VariantRelease"
 c.ExchangeFactory.fetch_assignment = "autograder.adapters.exchange.VariantFetch"
+# `nbgrader collect` takes from the exchange only what each student wrote themselves (no folder in another's name,
+# no link), judged by when its files were written, not by the time it claims (autograder.adapters.exchange_collect).
+c.ExchangeFactory.collect = "autograder.adapters.exchange_collect.CheckedCollect"
 # An answer cell with planted bugs (the debugging exam) is handed out with its bug, not the stub.
 from autograder.values.learner_view import generate_steps  # noqa: E402
 

@@ -104,7 +104,9 @@ def _jupyter_configs(where: ClassDir, d: ClassDescription) -> None:
                 f"c.Exchange.root = {str(where.exchange)!r}\n"
                 "# per-student variants: drawn at release, each learner fetches their own (autograder.adapters.exchange)\n"
                 "c.ExchangeFactory.release_assignment = 'autograder.adapters.exchange.VariantRelease'\n"
-                "c.ExchangeFactory.fetch_assignment = 'autograder.adapters.exchange.VariantFetch'\n")
+                "c.ExchangeFactory.fetch_assignment = 'autograder.adapters.exchange.VariantFetch'\n"
+                "# a collect takes only what each student wrote, when it was written (autograder.adapters.exchange_collect)\n"
+                "c.ExchangeFactory.collect = 'autograder.adapters.exchange_collect.CheckedCollect'\n")
     learner_ext = {"nbgrader.server_extensions.formgrader": False,
                    "nbgrader.server_extensions.assignment_list": True,
                    "nbgrader.server_extensions.course_list": True,

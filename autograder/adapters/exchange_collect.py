@@ -1,0 +1,147 @@
+"""What ``nbgrader collect`` takes from the exchange: only what its student wrote, at the time it was written.
+
+nbgrader's exchange takes submissions into ``inbound/``, a folder every account of the class may write
+into. ``nbgrader submit`` names each submission ``STUDENT+ASSIGNMENT+TIME+RANDOM`` and writes the time
+into its ``timestamp.txt``, but a student may write a folder there by hand, and nbgrader's own collect
+believes the name: it takes a folder written in another student's name (with a warning in its log), the
+time a folder claims, and follows links inside it as the instructor's account.  So one student could
+replace another's submission, claim an earlier time than they submitted at, or collect, under their own
+name, any file the instructor can read.
+
+:class:`CheckedCollect` is nbgrader's ``ExchangeCollect`` that, for each inbound folder:
+
+* refuses it, with one warning line saying why, when it is not a plain folder of plain files and folders
+  (a link, a named pipe), when its name cannot be a student id (the one rule, :func:`check_id`), when it is larger than nbgrader's
+  ``max_dir_size``, or when it was written by another account than the student's (the collector's own and
+  root's stand for the instructor; where a student has no account of their own on this machine, as in a
+  container where everyone is ``jovyan``, no account of another student of the gradebook may have written
+  it);
+* judges it by the time its files were written (their inode change time, which no student can set back)
+  where the time it claims is more than :data:`SLACK` earlier, or later, than that; the collected copy's
+  ``timestamp.txt`` then holds the written time, with a warning naming both.  An honest ``nbgrader submit``
+  claims the moment it starts and writes its files within seconds.
+
+Everything else is nbgrader's: which submission is the newest (or the newest before the due date), the
+ignore patterns, the size limits, the gradebook.  Set in ``nbgrader_config.py`` (``c.ExchangeFactory.collect``).
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import pwd
+import stat
+
+from nbgrader.api import Gradebook
+from nbgrader.exchange.default.collect import ExchangeCollect
+
+from autograder.adapters.roster import check_id
+
+SLACK = datetime.timedelta(minutes=2)  # how far an honest claim may lie from when its files were written
+REFUSED = datetime.datetime.max  # a refused folder's time: never before a due date (and sorted last)
+
+
+def _written(path: str) -> datetime.datetime:
+    """When anything in the folder at ``path`` was last written or changed: the newest inode change time, in UTC."""
+    newest = os.lstat(path).st_ctime
+    for top, dirs, files in os.walk(path):
+        for name in dirs + files:
+            newest = max(newest, os.lstat(os.path.join(top, name)).st_ctime)
+    return datetime.datetime.fromtimestamp(newest, datetime.timezone.utc).replace(tzinfo=None)
+
+
+def _odd_entry(path: str) -> str | None:
+    """The first entry of the folder that is neither a plain file nor a folder (a link, a pipe, a device)."""
+    for top, dirs, files in os.walk(path):
+        for name in dirs + files:
+            mode = os.lstat(os.path.join(top, name)).st_mode
+            if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+                return os.path.relpath(os.path.join(top, name), path)
+    return None
+
+
+def _account(uid: int) -> str | None:
+    try:
+        return pwd.getpwuid(uid).pw_name
+    except KeyError:  # an id with no account name
+        return None
+
+
+class CheckedCollect(ExchangeCollect):
+    """nbgrader's collect, taking from ``inbound/`` only what its student wrote, when it was written (see the module)."""
+
+    def init_src(self):
+        self._refusals: dict[str, str] = {}
+        self._written: dict[str, datetime.datetime] = {}
+        with Gradebook(self.coursedir.db_url, self.coursedir.course_id) as gb:
+            self._students = {s.id for s in gb.students}
+        super().init_src()
+
+    def _refusal(self, path: str, student: str) -> str | None:
+        """Why the inbound folder at ``path``, named for ``student``, is not theirs to hand in; None when it is."""
+        bad_id = check_id(student)
+        if bad_id:
+            return f"its name is not a student id ({bad_id})"
+        info = os.lstat(path)
+        if not stat.S_ISDIR(info.st_mode):
+            return "it is not a folder (a link or a file)"
+        odd = _odd_entry(path)
+        if odd is not None:
+            return f"it holds {odd!r}, which is neither a file nor a folder (a link or a pipe)"
+        if self.get_size(path) > 1000 * self.coursedir.max_dir_size:
+            return f"it is larger than max_dir_size ({self.coursedir.max_dir_size} kB)"
+        owner = info.st_uid
+        if owner in (0, os.geteuid()):
+            return None
+        writer = _account(owner)
+        if writer == student:
+            return None
+        try:
+            pwd.getpwnam(student)
+        except KeyError:  # the student has no account here: only another student's account gives it away
+            return f"it was written by {writer}, another student" if writer in self._students else None
+        return f"it was written by {writer or f'user id {owner}'}, not by {student}"
+
+    def _path_to_record(self, path):
+        name = os.path.basename(path)
+        try:
+            record = super()._path_to_record(path)
+        except (ValueError, OverflowError):  # a time in the name that does not read: the folder was not submit's
+            record = {"username": name.rsplit("+", 3)[0], "filename": name, "timestamp": None}
+            self._refusals[name] = "the time in its name does not read"
+        student, claimed = record["username"], record["timestamp"]
+        try:
+            why = self._refusals.get(name) or self._refusal(path, student)
+            written = None if why else _written(path)
+        except OSError as exc:  # gone or unreadable while it was read: nothing to collect from it
+            why, written = f"it could not be read ({exc.strerror})", None
+        if why:
+            self.log.warning("Not collected: inbound/%s, a submission in the name of %s: %s", name, student, why)
+            self._refusals[name] = why
+            return {**record, "timestamp": REFUSED}
+        if claimed is None or abs(claimed - written) > SLACK:
+            self.log.warning("The submission of %s (inbound/%s) claims %s UTC, but its files were written at %s UTC "
+                             "(the exchange's own record, which no student can set back): it counts as handed in "
+                             "then. If its folder was copied or restored since, give the real time with "
+                             "autograder grade %s --student %s --submitted-at TIME", student, name, claimed,
+                             written, self.coursedir.assignment_id, student)
+            record = {**record, "timestamp": written}
+        self._written[name] = record["timestamp"]
+        return record
+
+    def _sort_by_timestamp(self, records):
+        """Newest first, as nbgrader sorts, and every refused folder after all the others."""
+        return sorted(records, key=lambda r: (r["filename"] not in self._refusals, r["timestamp"]), reverse=True)
+
+    def copy_files(self):
+        for record in [r for r in self.src_records if r["filename"] in self._refusals]:
+            self.log.warning("Nothing collected for %s: every submission in their name was refused", record["username"])
+        self.src_records = [r for r in self.src_records if r["filename"] not in self._refusals]
+        super().copy_files()
+
+    def do_copy(self, src, dest, log=None):
+        super().do_copy(src, dest, log=log)
+        when = self._written.get(os.path.basename(src))
+        if when is not None:  # the time this submission is judged by, in the collected copy nbgrader reads
+            with open(os.path.join(dest, "timestamp.txt"), "w") as fh:
+                fh.write(when.strftime("%Y-%m-%d %H:%M:%S.%f UTC"))
