@@ -212,22 +212,28 @@ def snapshot(root: Path) -> dict[str, str]:
 
 def test_it_writes_its_own_page_and_nothing_else(klass, capsys, monkeypatch):
     report = klass / "reports" / f"{A}-similarity.html"
-    before = {k: v for k, v in snapshot(klass).items() if not k.startswith("reports/")}
+    ours = ("reports/", ".autograder/written.json")  # the page, and the record of what was written for people
+    before = {k: v for k, v in snapshot(klass).items() if not k.startswith(ours)}
     code, _, err = similar(klass, A, capsys=capsys, monkeypatch=monkeypatch)
     assert code == 0, err
     code, _, err = similar(klass, A, capsys=capsys, monkeypatch=monkeypatch)  # over its own page: fine
     assert code == 0, err
     after = snapshot(klass)
-    assert {k: v for k, v in after.items() if not k.startswith("reports/")} == before
+    assert {k: v for k, v in after.items() if not k.startswith(ours)} == before
     assert sorted(k for k in after if k.startswith("reports/")) == [f"reports/{A}-similarity.html"]
-    # a file it did not write is never replaced: one line, the file untouched
+    # a file it did not write last (the instructor's own notes, or its page annotated) is kept beside it first
     mine = klass / "reports" / "notes.html"
     mine.write_text("<p>the instructor's own notes</p>")
-    code, out, err = similar(klass, A, "--to", str(mine), capsys=capsys, monkeypatch=monkeypatch)
-    assert code == 2 and not out
-    assert err.count("\n") == 1 and "is not a similarity report" in err and "Traceback" not in err
-    assert mine.read_text() == "<p>the instructor's own notes</p>"
-    assert report.is_file()
+    report.write_text(report.read_text().replace("</body>", "<p>ana and ben: talked to both</p></body>"))
+    for target in (mine, report):
+        code, out, err = similar(klass, A, *(["--to", str(target)] if target == mine else []), capsys=capsys,
+                                 monkeypatch=monkeypatch)
+        assert code == 0 and "Traceback" not in err, err
+        kept = [p for p in target.parent.iterdir() if p.name.startswith(target.stem + ".mine-")]
+        assert len(kept) == 1 and f"{target} held a file this course had not written there: kept as {kept[0]}" \
+            in out, out
+        assert "talked to both" in kept[0].read_text() or "own notes" in kept[0].read_text()
+        assert 'content="autograder similarity"' in target.read_text()
 
 
 def test_user_mistakes_are_one_line(klass, tmp_path, capsys, monkeypatch):

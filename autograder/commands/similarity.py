@@ -12,8 +12,9 @@ pairs are ranked by score.
 Submissions are read without trust (:func:`autograder.grading.submission.read_submission`): a notebook
 that does not read is skipped and named, an answer is cut at :data:`MAX_ANSWER_CHARS`, and every piece
 of student text reaches the page escaped.  The command reads the course and the submissions and writes
-one self-contained HTML page; it changes no grade and no other file, and it never writes over a file
-that is not a page of its own.
+one self-contained HTML page; it changes no grade and no other file.  A file there that it did not write
+last (a page the instructor annotated, a file of their own) is kept beside it first, by the one rule for
+files written for people (:func:`autograder.values.files.write_for_people`).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from autograder.grading.coursedata import NotebookData
 from autograder.grading.submission import read_submission
 from autograder.values import course, outputs, variants
 from autograder.values.errors import UserError
-from autograder.values.files import write_atomic
+from autograder.values.files import kept_line, write_for_people
 
 NOISE = 25
 """Shared runs shorter than this many tokenized characters are not counted (copydetect's default noise
@@ -39,7 +40,7 @@ WINDOW = 1
 MAX_ANSWER_CHARS = 50_000
 """An answer cell longer than this is compared and shown up to here only (and the report says so)."""
 GENERATOR = "autograder similarity"
-"""Named in every page this command writes: a file without it is not one of its own, and is never replaced."""
+"""Named in every page this command writes (the page's ``generator``)."""
 DEFAULT_TOP = 10
 
 
@@ -331,22 +332,6 @@ side (<mark>highlighted</mark>), and talk to the students before you conclude an
 """
 
 
-def target(root: Path, assignment: str, to: str | None) -> Path:
-    """Where the page goes; a file there that this command did not write stops it."""
-    out = Path(to) if to else Path(root) / "reports" / f"{assignment}-similarity.html"
-    if out.is_symlink() or (out.exists() and not out.is_file()):
-        raise UserError(f"{out} is not a plain file: give --to a new file")
-    if out.exists():
-        try:
-            with open(out, "rb") as f:
-                head = f.read(4096)
-        except OSError as exc:
-            raise UserError(f"{out} exists and cannot be read ({exc.strerror}): give --to another file") from None
-        if f'name="generator" content="{GENERATOR}"'.encode() not in head:
-            raise UserError(f"{out} exists and is not a similarity report: move it away, or give --to another file")
-    return out
-
-
 def _plain(text: str) -> str:
     """Text for the terminal: control characters (an escape sequence in a folder name) shown, not sent."""
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
@@ -361,10 +346,12 @@ def run(args) -> int:
     top = args.top if args.top is not None else DEFAULT_TOP
     if top < 1:
         raise UserError(f"--top {top}: give a number of pairs of at least 1")
-    out = target(root, name, args.to)
+    out = Path(args.to) if args.to else Path(root) / "reports" / f"{name}-similarity.html"
     found = gather(root, subs, name)
     whole, each = rank(found, root, name)
-    write_atomic(out, render(name, found, whole, each, top))
+    aside = write_for_people(out, render(name, found, whole, each, top), root)
+    if aside:
+        print(kept_line(out, aside))
     for s in found.skipped:
         print(f"skipped {_plain(s)}", file=sys.stderr)
     listed = sorted(whole[:top] + each[:top], key=lambda p: -p.score)
