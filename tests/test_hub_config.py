@@ -104,16 +104,18 @@ def test_each_class_keeps_its_servers_in_a_control_group_of_its_own(tmp_path):
 
 def test_a_changed_generated_file_is_kept_before_it_is_written_again(tmp_path, capsys):
     from autograder.commands.hub import keep_generated
+    from autograder.hub.layout import ClassDir
 
-    f = tmp_path / "jupyter" / "nbgrader_config.py"
-    keep_generated(f, "one\n")
-    keep_generated(f, "one\n")
-    assert not list(f.parent.glob("*.previous"))
+    where = ClassDir(tmp_path / "class")
+    f = where.jupyter / "learner" / "nbgrader_config.py"
+    keep_generated(where, f, "one\n")
+    keep_generated(where, f, "two\n")  # its own earlier text (an older version's) is simply replaced
+    assert f.read_text() == "two\n" and not list(f.parent.glob("*.mine-*")) and not capsys.readouterr().out
     f.write_text("edited by hand\n")
-    keep_generated(f, "one\n")
-    kept = list(f.parent.glob("*.previous"))
-    assert f.read_text() == "one\n" and len(kept) == 1 and kept[0].read_text() == "edited by hand\n"
-    assert "kept as" in capsys.readouterr().out
+    keep_generated(where, f, "two\n")
+    kept = list(f.parent.glob("nbgrader_config.mine-*.py"))  # a name Jupyter does not read
+    assert f.read_text() == "two\n" and len(kept) == 1 and kept[0].read_text() == "edited by hand\n"
+    assert f"kept as {kept[0]}" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("unified", [True, False])

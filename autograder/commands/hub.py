@@ -38,7 +38,7 @@ from autograder.hub.layout import DEFAULT_CLASS_DIR, SERVICE, ClassDescription, 
 from autograder.hub.groups import HUB_GROUP, class_base, join_group, stop_group, wait_empty
 from autograder.values import course
 from autograder.values.errors import UserError
-from autograder.values.files import write_atomic
+from autograder.values.files import kept_line, write_for_people
 
 # what a student must never read in the course directory: the hidden tests and the grades
 PRIVATE = ("solutions", "source", "submitted", "autograded", "feedback", ".autograder", "gradebook.db",
@@ -78,15 +78,12 @@ def _answers(url: str) -> bool:
         return False
 
 
-def keep_generated(path: Path, text: str) -> None:
-    """Write a file this command makes; one changed since by a person is kept beside it first, and said."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if path.is_file() and path.read_text() != text:
-        stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
-        copy = path.with_name(f"{path.name}.{stamp}.previous")
-        shutil.copy2(path, copy)
-        print(f"{path} had been changed: kept as {copy.name}, and written again")
-    write_atomic(path, text)
+def keep_generated(where: ClassDir, path: Path, text: str) -> None:
+    """Write a file this command makes, by the one rule for files written for people: one a person changed
+    since this command wrote it is kept beside it first (``NAME.mine-TIME``, which no tool reads), and said."""
+    aside = write_for_people(path, text, where.root)
+    if aside:
+        print(kept_line(path, aside))
 
 
 def _make_private(root: Path) -> None:
@@ -113,17 +110,17 @@ def _jupyter_configs(where: ClassDir, d: ClassDescription) -> None:
                    "nbgrader.server_extensions.validate_assignment": True}
     for who, extensions in (("learner", learner_ext), ("formgrader", {"nbgrader.server_extensions.formgrader": True})):
         base = where.jupyter / who
-        keep_generated(base / "nbgrader_config.py", nbgrader)
+        keep_generated(where, base / "nbgrader_config.py", nbgrader)
         offline = {"news_url": None,  # no network at run time: no news feed, no update check, no asking
                    "check_for_updates_class": "jupyterlab.handlers.announcements.NeverCheckForUpdate",
                    "app_settings_dir": str(base / "lab-settings")}
-        keep_generated(base / "jupyter_server_config.json",
+        keep_generated(where, base / "jupyter_server_config.json",
                        json.dumps({"ServerApp": {"jpserver_extensions": extensions}, "LabApp": offline},
                                   indent=1) + "\n")
-        keep_generated(base / "lab-settings" / "overrides.json", json.dumps(
+        keep_generated(where, base / "lab-settings" / "overrides.json", json.dumps(
             {"@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False}},
             indent=1) + "\n")
-    keep_generated(where.jupyter / "learner" / "labconfig" / "page_config.json",
+    keep_generated(where, where.jupyter / "learner" / "labconfig" / "page_config.json",
                    json.dumps({"disabledExtensions": {p: True for p in INSTRUCTOR_ONLY_PLUGINS}}, indent=1) + "\n")
     for p in [where.jupyter, *where.jupyter.rglob("*")]:
         p.chmod(0o755 if p.is_dir() else 0o644)
@@ -250,7 +247,7 @@ def start(args, where: ClassDir) -> int:
     _make_private(root)
     _jupyter_configs(where, d)
     d.save(where.description)
-    keep_generated(where.hub_config, "# the class server's JupyterHub settings: autograder.hub.config (made by "
+    keep_generated(where, where.hub_config, "# the class server's JupyterHub settings: autograder.hub.config (made by "
                                      "autograder hub start)\nfrom autograder.hub.config import configure\n\n"
                                      f"configure(get_config(), {str(where.description)!r})  # noqa: F821\n")
     _end_left_hub(where)

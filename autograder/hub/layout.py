@@ -11,7 +11,10 @@
   course id, the nbgrader extensions a learner's server has), on ``JUPYTER_CONFIG_PATH`` rather than in
   ``/etc/jupyter``, so nothing else on the machine changes;
 * ``initial-passwords.csv``: first passwords of the accounts the class made (root's alone);
-* ``backups/``: what ``autograder hub backup`` writes.
+* ``backups/``: what ``autograder hub backup`` writes;
+* ``.autograder/written.json``: the digest of each file above that ``hub start`` wrote last, so that one a
+  person edited since is kept beside it before it is written again
+  (:func:`autograder.values.files.write_for_people`).
 
 The course directory itself (solutions, gradebook, submissions) is where the instructor keeps it; the
 formgrader service runs there.
