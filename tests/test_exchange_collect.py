@@ -13,6 +13,7 @@ import os
 import pwd
 import shutil
 import subprocess
+import time
 import uuid
 from pathlib import Path
 
@@ -20,7 +21,7 @@ import attacks
 import pytest
 from support import COURSE_ID, fixture_course, nbgrader, set_answers
 
-from autograder.adapters import times
+from autograder.adapters import exchange_collect, times
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="makes accounts for two students: needs root")
 
@@ -130,3 +131,18 @@ def test_a_collect_takes_only_what_each_student_wrote_when_it_was_written(tmp_pa
     assert source == times.NBGRADER and abs(parse_utc(when) - now.replace(tzinfo=None)) < dt.timedelta(minutes=5), when
     when, _ = times.submission_time(course, A, ben, submitted / ben / A)
     assert parse_utc(when) <= now.replace(tzinfo=None) + dt.timedelta(seconds=1), when  # an honest claim is kept
+
+    # a restore of the exchange (tar -xzf) gives every file a new change time: a folder that holds what it held
+    # when a collect or a backup recorded it keeps the time recorded, so nobody turns late
+    assert exchange_collect.remember(course, inbound) >= 3
+    stamp_before = (submitted / ana / A / "timestamp.txt").read_text()
+    time.sleep(1.5)
+    archive = tmp_path / "exchange.tar.gz"
+    subprocess.run(["tar", "-czf", str(archive), "-C", str(exchange), "."], check=True)
+    shutil.rmtree(exchange / COURSE_ID)
+    subprocess.run(["tar", "-xzf", str(archive), "-C", str(exchange)], check=True)
+    assert os.lstat(early).st_ctime > now.timestamp() + 1  # the restore moved its change time on
+    shutil.rmtree(submitted / ana)
+    out = nbgrader("collect", A, ex, cwd=course)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert (submitted / ana / A / "timestamp.txt").read_text() == stamp_before

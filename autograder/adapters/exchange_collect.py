@@ -21,6 +21,12 @@ name, any file the instructor can read.
   ``timestamp.txt`` then holds the written time, with a warning naming both.  An honest ``nbgrader submit``
   claims the moment it starts and writes its files within seconds.
 
+The evidence survives a copy or a restore of the exchange (``tar -xzf`` gives every file a new change
+time): each collect, and ``autograder hub backup`` before it archives, records when each inbound folder's
+files were written, with a digest of what they hold, in the course's ``.autograder/exchange_written.json``
+(:func:`remember`); a folder that still holds the same files is judged by the recorded time, and one
+written into since by its change time.
+
 Everything else is nbgrader's: which submission is the newest (or the newest before the due date), the
 ignore patterns, the size limits, the gradebook.  Set in ``nbgrader_config.py`` (``c.ExchangeFactory.collect``).
 """
@@ -28,14 +34,18 @@ ignore patterns, the size limits, the gradebook.  Set in ``nbgrader_config.py`` 
 from __future__ import annotations
 
 import datetime
+import hashlib
+import json
 import os
 import pwd
 import stat
+from pathlib import Path
 
 from nbgrader.api import Gradebook
 from nbgrader.exchange.default.collect import ExchangeCollect
 
 from autograder.adapters.roster import check_id
+from autograder.values.files import write_atomic
 
 SLACK = datetime.timedelta(minutes=2)  # how far an honest claim may lie from when its files were written
 REFUSED = datetime.datetime.max  # a refused folder's time: never before a due date (and sorted last)
@@ -48,6 +58,60 @@ def _written(path: str) -> datetime.datetime:
         for name in dirs + files:
             newest = max(newest, os.lstat(os.path.join(top, name)).st_ctime)
     return datetime.datetime.fromtimestamp(newest, datetime.timezone.utc).replace(tzinfo=None)
+
+
+def _digest(path: str) -> str:
+    """What the folder at ``path`` holds: its files' relative paths and contents."""
+    h = hashlib.sha256()
+    for top, dirs, files in sorted(os.walk(path)):
+        for name in sorted(files):
+            full = os.path.join(top, name)
+            h.update(os.path.relpath(full, path).encode("utf-8", "surrogateescape") + b"\0")
+            with open(full, "rb") as f:
+                h.update(hashlib.sha256(f.read()).digest())
+    return h.hexdigest()
+
+
+def _record_path(course_root: os.PathLike) -> Path:
+    return Path(course_root) / ".autograder" / "exchange_written.json"
+
+
+def _load(course_root: os.PathLike) -> dict:
+    try:
+        known = json.loads(_record_path(course_root).read_text())
+    except (OSError, ValueError):  # none yet, or damaged: no earlier evidence, the change times decide
+        return {}
+    return known if isinstance(known, dict) else {}
+
+
+def _evidence(known: dict, name: str, path: str) -> datetime.datetime:
+    """When the files of the inbound folder ``name`` were written: the recorded time while it holds what it held
+    then (a restore moved its change times on), else its newest change time.  Records it in ``known``."""
+    written, digest = _written(path), _digest(path)
+    entry = known.get(name)
+    if isinstance(entry, dict) and entry.get("digest") == digest:
+        try:
+            written = min(written, datetime.datetime.fromisoformat(entry["written"]))
+        except (KeyError, TypeError, ValueError):  # a damaged entry: the change time stands
+            pass
+    known[name] = {"written": written.isoformat(), "digest": digest}
+    return written
+
+
+def remember(course_root: os.PathLike, inbound: os.PathLike, max_kb: int = 100_000) -> int:
+    """Record when each plain submission folder of ``inbound`` was written (see the module); how many."""
+    known, n = _load(course_root), 0
+    for entry in sorted(Path(inbound).iterdir()) if Path(inbound).is_dir() else []:
+        try:
+            if not entry.is_dir() or entry.is_symlink() or _odd_entry(str(entry)) is not None \
+                    or sum(p.stat().st_size for p in entry.rglob("*") if p.is_file()) > 1000 * max_kb:
+                continue
+            _evidence(known, entry.name, str(entry))
+            n += 1
+        except OSError:  # gone or unreadable meanwhile: nothing to record of it
+            continue
+    write_atomic(_record_path(course_root), json.dumps(known, indent=1, sort_keys=True) + "\n")
+    return n
 
 
 def _odd_entry(path: str) -> str | None:
@@ -73,9 +137,11 @@ class CheckedCollect(ExchangeCollect):
     def init_src(self):
         self._refusals: dict[str, str] = {}
         self._written: dict[str, datetime.datetime] = {}
+        self._known = _load(self.coursedir.root)
         with Gradebook(self.coursedir.db_url, self.coursedir.course_id) as gb:
             self._students = {s.id for s in gb.students}
-        super().init_src()
+        super().init_src()  # reads each folder through _path_to_record, which records its evidence
+        write_atomic(_record_path(self.coursedir.root), json.dumps(self._known, indent=1, sort_keys=True) + "\n")
 
     def _refusal(self, path: str, student: str) -> str | None:
         """Why the inbound folder at ``path``, named for ``student``, is not theirs to hand in; None when it is."""
@@ -112,7 +178,7 @@ class CheckedCollect(ExchangeCollect):
         student, claimed = record["username"], record["timestamp"]
         try:
             why = self._refusals.get(name) or self._refusal(path, student)
-            written = None if why else _written(path)
+            written = None if why else _evidence(self._known, name, path)
         except OSError as exc:  # gone or unreadable while it was read: nothing to collect from it
             why, written = f"it could not be read ({exc.strerror})", None
         if why:
@@ -121,8 +187,9 @@ class CheckedCollect(ExchangeCollect):
             return {**record, "timestamp": REFUSED}
         if claimed is None or abs(claimed - written) > SLACK:
             self.log.warning("The submission of %s (inbound/%s) claims %s UTC, but its files were written at %s UTC "
-                             "(the exchange's own record, which no student can set back): it counts as handed in "
-                             "then. If its folder was copied or restored since, give the real time with "
+                             "(their change time, which no student can set back): it counts as handed in then. If "
+                             "its folder was copied or restored since it was last collected or backed up, give the "
+                             "real time with "
                              "autograder grade %s --student %s --submitted-at TIME", student, name, claimed,
                              written, self.coursedir.assignment_id, student)
             record = {**record, "timestamp": written}

@@ -32,6 +32,7 @@ import urllib.parse
 import urllib.request
 from pathlib import Path
 
+from autograder.adapters.exchange_collect import remember
 from autograder.hub import roster as roster_mod
 from autograder.hub.config import INSTRUCTOR_ONLY_PLUGINS, class_groups, roster_token, server_job_name
 from autograder.hub.layout import DEFAULT_CLASS_DIR, SERVICE, ClassDescription, ClassDir
@@ -476,6 +477,8 @@ def backup(args, where: ClassDir) -> int:
     where.backups.chmod(0o700)
     stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
     out = where.backups / f"{d.course_id}-{stamp}.tar.gz"
+    # when each submission in the exchange was written, kept where a restore (new change times) cannot move it
+    remember(root, where.exchange / d.course_id / "inbound")
     with tempfile.TemporaryDirectory() as tmp, tarfile.open(out, "w:gz") as tar:
         for name in KEPT:
             p = root / name
