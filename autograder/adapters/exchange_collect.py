@@ -110,8 +110,12 @@ def remember(course_root: os.PathLike, inbound: os.PathLike, max_kb: int = 100_0
             n += 1
         except OSError:  # gone or unreadable meanwhile: nothing to record of it
             continue
-    write_atomic(_record_path(course_root), json.dumps(known, indent=1, sort_keys=True) + "\n")
+    _save(course_root, known)
     return n
+
+
+def _save(course_root: os.PathLike, known: dict) -> None:
+    write_atomic(_record_path(course_root), json.dumps(known, indent=1, sort_keys=True) + "\n")
 
 
 def _odd_entry(path: str) -> str | None:
@@ -141,7 +145,12 @@ class CheckedCollect(ExchangeCollect):
         with Gradebook(self.coursedir.db_url, self.coursedir.course_id) as gb:
             self._students = {s.id for s in gb.students}
         super().init_src()  # reads each folder through _path_to_record, which records its evidence
-        write_atomic(_record_path(self.coursedir.root), json.dumps(self._known, indent=1, sort_keys=True) + "\n")
+        try:
+            _save(self.coursedir.root, self._known)
+        except OSError as exc:  # a course this account cannot write into: the collect itself goes on
+            self.log.warning("Could not record when the inbound folders were written (%s: %s): a restored exchange "
+                             "would judge them by their new change times", _record_path(self.coursedir.root),
+                             exc.strerror)
 
     def _refusal(self, path: str, student: str) -> str | None:
         """Why the inbound folder at ``path``, named for ``student``, is not theirs to hand in; None when it is."""
