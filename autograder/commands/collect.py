@@ -78,8 +78,7 @@ from nbgrader.utils import parse_utc
 from traitlets import Unicode
 
 from autograder.adapters import generate, roster, times
-from autograder.grading.submission import notebook_ids, renamed_notebook
-from autograder.grading.submission import read_submission
+from autograder.grading.submission import notebook_ids, read_submission, renamed_notebook
 from autograder.values import course
 from autograder.values.errors import UserError
 

@@ -192,7 +192,7 @@ def _graded(root: Path, store: ResultStore, names: list[str], students: list[str
     """Every (student, assignment, notebook) with an autograded notebook, a recorded result or a feedback page
     from an earlier run, among ``names`` (and ``students``): a page must follow its grade wherever it went."""
     found = {(p.parent.parent.name, p.parent.name, p.stem) for p in course.folder(root, "autograded").glob("*/*/*.ipynb")}
-    found |= {(p.parent.name, p.parent.parent.name, p.stem) for p in store.base.glob("*/*/*.json")}
+    found |= {(student, assignment, notebook) for assignment, student, notebook in store.recorded()}
     found |= {(p.parent.parent.name, p.parent.name, p.stem) for p in course.folder(root, "feedback").glob("*/*/*.html")}
     return sorted(t for t in found if t[1] in names and (not students or t[0] in students))
 
@@ -202,7 +202,7 @@ def run(args) -> int:
     names = course.assignment_names(root, args.assignments or None)
     store = ResultStore(root)
     base = course.folder(root, "autograded")
-    if not any(base.glob("*/*/*.ipynb")) and not any(store.base.glob("*/*/*.json")):
+    if not any(base.glob("*/*/*.ipynb")) and not store.recorded():
         raise UserError(f"nothing graded yet ({base.name}/ holds no notebook): run `autograder grade` first")
     chosen = _graded(root, store, names, args.student)
     if not chosen:

@@ -397,8 +397,8 @@ def _score(r: NotebookResult) -> str:
 def ungraded_away(root: Path, subs: Path, assignments: list[str]) -> list[str]:
     """``STUDENT (ASSIGNMENT)`` for each recorded result of ``assignments`` whose submission folder is gone."""
     store = ResultStore(root)
-    return sorted({f"{p.parent.name} ({a})" for a in assignments for p in (store.base / a).glob("*/*.json")
-                   if not (subs / p.parent.name / a).is_dir()})
+    return sorted({f"{student} ({a})" for a in assignments for _, student, _ in store.recorded(a)
+                   if not (subs / student / a).is_dir()})
 
 
 def change_list(changes: list[Change], taken_back: list[tuple[Found, NotebookResult]] = ()) -> str:

@@ -31,9 +31,8 @@ from autograder.values.records import ExerciseResult, NotebookResult
 def class_results(root: Path, assignment: str) -> list[NotebookResult]:
     store = ResultStore(root)
     found = []
-    base = store.base / assignment
-    for path in sorted(base.glob("*/*.json")) if base.is_dir() else []:
-        r = store.get(assignment, path.parent.name, path.stem)
+    for _, student, notebook in store.recorded(assignment):
+        r = store.get(assignment, student, notebook)
         if r is not None:
             found.append(r)
     return found

@@ -38,6 +38,12 @@ class ResultStore:
     def path(self, assignment: str, student: str, notebook: str) -> Path:
         return self.base / assignment / student / f"{notebook}.json"
 
+    def recorded(self, assignment: str | None = None) -> list[tuple[str, str, str]]:
+        """``(assignment, student, notebook)`` of every stored result (of ``assignment`` alone, when given),
+        sorted; whether each still reads is :meth:`entry`'s to say."""
+        pattern = f"{assignment}/*/*.json" if assignment else "*/*/*.json"
+        return sorted((p.parent.parent.name, p.parent.name, p.stem) for p in self.base.glob(pattern))
+
     def entry(self, assignment: str, student: str, notebook: str) -> Entry | None:
         """The stored entry, whatever it was graded with (None when there is none or it does not read)."""
         try:

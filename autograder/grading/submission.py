@@ -53,7 +53,6 @@ def read_submission(path: Path) -> Submission:
     return Submission(sha(raw), nb, problem)
 
 
-
 def graded_ids_of(path: Path) -> set[str]:
     """The nbgrader grade ids a submitted notebook carries (read without trust; none when it does not read)."""
     submitted = read_submission(path)
@@ -73,6 +72,7 @@ def renamed_notebook(path: Path, names: dict[str, set[str]]) -> str | None:
     ids = graded_ids_of(path)
     carried = {nb for nb, nb_ids in names.items() if nb_ids & ids}
     return carried.pop() if len(carried) == 1 else None
+
 
 def parse_submission(raw: bytes) -> tuple[nbformat.NotebookNode | None, str | None]:
     """Parse a submitted notebook's bytes without trusting them; return (notebook, problem)."""
