@@ -36,13 +36,6 @@ from autograder.values import variants
 VARIANTS = ".variants"
 
 
-def _students(db_url: str) -> list[str]:
-    from nbgrader.api import Gradebook
-
-    with Gradebook(db_url) as gb:
-        return sorted(s.id for s in gb.students)
-
-
 def _variant_notebooks(release_dir: Path, root: Path, assignment: str) -> list[tuple[Path, object, object]]:
     """The notebooks of ``release_dir`` with per-student variants: (path, released notebook, solution).  The
     bugs a planted answer cell may carry are listed in the solution alone, never in a release."""
@@ -102,7 +95,7 @@ class VariantRelease(ExchangeReleaseAssignment):
         from autograder.values import course
 
         root = Path(self.coursedir.root)
-        students = _students(course.gradebook_url(root))
+        students = sorted(course.gradebook_students(course.gradebook_url(root)))
         made = write_variants(Path(self.dest_path), root, self.coursedir.assignment_id, students)
         if made:
             self.set_perms(self.dest_path, fileperms=0o644, dirperms=0o755)

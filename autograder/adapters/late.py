@@ -258,7 +258,7 @@ def check(root: Path, submitted: Path, db_url: str) -> list[str]:
                          f"of {', '.join(given)}, but {assignment} has no due date in c.LatePolicy.due_dates: no "
                          "extension applies")
         if people is None:
-            people = _gradebook_students(db_url)
+            people = course.gradebook_students(db_url)
         handed_in = {p.parent.name for p in Path(submitted).glob(f"*/{assignment}") if p.is_dir()}
         for student in given:
             if student not in handed_in and student not in people:
@@ -267,17 +267,6 @@ def check(root: Path, submitted: Path, db_url: str) -> list[str]:
                              f"{student!r}, who has no submission of {assignment} and is not in the gradebook"
                              f"{f' ({near})' if near else ''}: it applies once they hand it in or a roster adds them")
     return lines
-
-
-def _gradebook_students(db_url: str) -> set[str]:
-    """The students nbgrader's gradebook knows (none when it has not been made yet; it is not made here)."""
-    path = course.gradebook_file(db_url)
-    if path is not None and not path.is_file():
-        return set()
-    from nbgrader.api import Gradebook
-
-    with Gradebook(db_url) as gb:
-        return {s.id for s in gb.students}
 
 
 @dataclass(frozen=True)

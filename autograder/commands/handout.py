@@ -256,13 +256,7 @@ def run(args) -> int:
 
 def _say_if_unknown(root: Path, student: str) -> None:
     """A warning when ``student`` is not in the gradebook: a misspelt id draws another student's variants."""
-    db = course.gradebook_file(course.gradebook_url(root))
-    if db is None or not db.is_file():
-        return
-    from nbgrader.api import Gradebook
-
-    with Gradebook(course.gradebook_url(root)) as gb:
-        known = {s.id for s in gb.students}
+    known = course.gradebook_students(course.gradebook_url(root))
     if known and student not in known:
         print(f"warning: {student} is not a student of the gradebook (a misspelt id? nbgrader db student add "
               f"{student} if it is right): the pack holds the variants drawn for this id", file=sys.stderr)

@@ -231,6 +231,18 @@ def gradebook_file(url: str) -> Path | None:
     return Path(url.removeprefix("sqlite:///")) if url.startswith("sqlite:///") else None
 
 
+def gradebook_students(url: str) -> set[str]:
+    """The ids of the students nbgrader's gradebook at ``url`` knows (none where its file has not been made
+    yet; it is not made here)."""
+    path = gradebook_file(url)
+    if path is not None and not path.is_file():
+        return set()
+    from nbgrader.api import Gradebook
+
+    with Gradebook(url) as gb:
+        return {s.id for s in gb.students}
+
+
 @dataclass
 class Assignment:
     name: str
