@@ -39,25 +39,40 @@ import json
 import os
 import pwd
 import stat
+from dataclasses import dataclass
 from pathlib import Path
 
-from nbgrader.api import Gradebook
 from nbgrader.exchange.default.collect import ExchangeCollect
 
 from autograder.adapters.roster import check_id
+from autograder.values import course
 from autograder.values.files import write_atomic
 
 SLACK = datetime.timedelta(minutes=2)  # how far an honest claim may lie from when its files were written
 REFUSED = datetime.datetime.max  # a refused folder's time: never before a due date (and sorted last)
 
 
-def _written(path: str) -> datetime.datetime:
-    """When anything in the folder at ``path`` was last written or changed: the newest inode change time, in UTC."""
-    newest = os.lstat(path).st_ctime
+@dataclass(frozen=True)
+class _Folder:
+    """What one walk of an inbound folder finds."""
+
+    odd: str | None  # the first entry that is neither a plain file nor a folder (a link, a pipe, a device)
+    size: int  # the bytes of its files
+    written: datetime.datetime  # when anything in it was last written or changed: the newest inode change time, UTC
+
+
+def _scan(path: str) -> _Folder:
+    """The folder at ``path``, walked once without following links (a link is an odd entry)."""
+    newest, size = os.lstat(path).st_ctime, 0
     for top, dirs, files in os.walk(path):
         for name in dirs + files:
-            newest = max(newest, os.lstat(os.path.join(top, name)).st_ctime)
-    return datetime.datetime.fromtimestamp(newest, datetime.timezone.utc).replace(tzinfo=None)
+            info = os.lstat(os.path.join(top, name))
+            newest = max(newest, info.st_ctime)
+            if stat.S_ISREG(info.st_mode):
+                size += info.st_size
+            elif not stat.S_ISDIR(info.st_mode):
+                return _Folder(os.path.relpath(os.path.join(top, name), path), size, datetime.datetime.min)
+    return _Folder(None, size, datetime.datetime.fromtimestamp(newest, datetime.timezone.utc).replace(tzinfo=None))
 
 
 def _digest(path: str) -> str:
@@ -84,10 +99,10 @@ def _load(course_root: os.PathLike) -> dict:
     return known if isinstance(known, dict) else {}
 
 
-def _evidence(known: dict, name: str, path: str) -> datetime.datetime:
-    """When the files of the inbound folder ``name`` were written: the recorded time while it holds what it held
-    then (a restore moved its change times on), else its newest change time.  Records it in ``known``."""
-    written, digest = _written(path), _digest(path)
+def _evidence(known: dict, name: str, path: str, written: datetime.datetime) -> datetime.datetime:
+    """When the files of the inbound folder ``name`` were written: the time recorded while it holds what it held
+    then (a restore moved its change times on), else ``written``, its newest change time.  Records it in ``known``."""
+    digest = _digest(path)
     entry = known.get(name)
     if isinstance(entry, dict) and entry.get("digest") == digest:
         try:
@@ -99,15 +114,17 @@ def _evidence(known: dict, name: str, path: str) -> datetime.datetime:
 
 
 def remember(course_root: os.PathLike, inbound: os.PathLike, max_kb: int = 100_000) -> int:
-    """Record when each plain submission folder of ``inbound`` was written (see the module); how many."""
+    """Record when each plain submission folder of ``inbound`` (at most ``max_kb``, nbgrader's default
+    ``max_dir_size``) was written (see the module); how many."""
     known, n = _load(course_root), 0
     for entry in sorted(Path(inbound).iterdir()) if Path(inbound).is_dir() else []:
         try:
-            if not entry.is_dir() or entry.is_symlink() or _odd_entry(str(entry)) is not None \
-                    or sum(p.stat().st_size for p in entry.rglob("*") if p.is_file()) > 1000 * max_kb:
+            if entry.is_symlink() or not entry.is_dir():
                 continue
-            _evidence(known, entry.name, str(entry))
-            n += 1
+            folder = _scan(str(entry))
+            if folder.odd is None and folder.size <= 1000 * max_kb:
+                _evidence(known, entry.name, str(entry), folder.written)
+                n += 1
         except OSError:  # gone or unreadable meanwhile: nothing to record of it
             continue
     _save(course_root, known)
@@ -116,16 +133,6 @@ def remember(course_root: os.PathLike, inbound: os.PathLike, max_kb: int = 100_0
 
 def _save(course_root: os.PathLike, known: dict) -> None:
     write_atomic(_record_path(course_root), json.dumps(known, indent=1, sort_keys=True) + "\n")
-
-
-def _odd_entry(path: str) -> str | None:
-    """The first entry of the folder that is neither a plain file nor a folder (a link, a pipe, a device)."""
-    for top, dirs, files in os.walk(path):
-        for name in dirs + files:
-            mode = os.lstat(os.path.join(top, name)).st_mode
-            if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
-                return os.path.relpath(os.path.join(top, name), path)
-    return None
 
 
 def _account(uid: int) -> str | None:
@@ -142,8 +149,7 @@ class CheckedCollect(ExchangeCollect):
         self._refusals: dict[str, str] = {}
         self._written: dict[str, datetime.datetime] = {}
         self._known = _load(self.coursedir.root)
-        with Gradebook(self.coursedir.db_url, self.coursedir.course_id) as gb:
-            self._students = {s.id for s in gb.students}
+        self._students = course.gradebook_students(self.coursedir.db_url)
         super().init_src()  # reads each folder through _path_to_record, which records its evidence
         try:
             _save(self.coursedir.root, self._known)
@@ -152,30 +158,31 @@ class CheckedCollect(ExchangeCollect):
                              "would judge them by their new change times", _record_path(self.coursedir.root),
                              exc.strerror)
 
-    def _refusal(self, path: str, student: str) -> str | None:
-        """Why the inbound folder at ``path``, named for ``student``, is not theirs to hand in; None when it is."""
+    def _refusal(self, path: str, student: str) -> tuple[str | None, _Folder | None]:
+        """Why the inbound folder at ``path``, named for ``student``, is not theirs to hand in (None when it is),
+        and what its walk found."""
         bad_id = check_id(student)
         if bad_id:
-            return f"its name is not a student id ({bad_id})"
+            return f"its name is not a student id ({bad_id})", None
         info = os.lstat(path)
         if not stat.S_ISDIR(info.st_mode):
-            return "it is not a folder (a link or a file)"
-        odd = _odd_entry(path)
-        if odd is not None:
-            return f"it holds {odd!r}, which is neither a file nor a folder (a link or a pipe)"
-        if self.get_size(path) > 1000 * self.coursedir.max_dir_size:
-            return f"it is larger than max_dir_size ({self.coursedir.max_dir_size} kB)"
+            return "it is not a folder (a link or a file)", None
+        folder = _scan(path)
+        if folder.odd is not None:
+            return f"it holds {folder.odd!r}, which is neither a file nor a folder (a link or a pipe)", folder
+        if folder.size > 1000 * self.coursedir.max_dir_size:
+            return f"it is larger than max_dir_size ({self.coursedir.max_dir_size} kB)", folder
         owner = info.st_uid
         if owner in (0, os.geteuid()):
-            return None
+            return None, folder
         writer = _account(owner)
         if writer == student:
-            return None
+            return None, folder
         try:
             pwd.getpwnam(student)
         except KeyError:  # the student has no account here: only another student's account gives it away
-            return f"it was written by {writer}, another student" if writer in self._students else None
-        return f"it was written by {writer or f'user id {owner}'}, not by {student}"
+            return (f"it was written by {writer}, another student" if writer in self._students else None), folder
+        return f"it was written by {writer or f'user id {owner}'}, not by {student}", folder
 
     def _path_to_record(self, path):
         name = os.path.basename(path)
@@ -186,8 +193,10 @@ class CheckedCollect(ExchangeCollect):
             self._refusals[name] = "the time in its name does not read"
         student, claimed = record["username"], record["timestamp"]
         try:
-            why = self._refusals.get(name) or self._refusal(path, student)
-            written = None if why else _evidence(self._known, name, path)
+            why = self._refusals.get(name)
+            if not why:
+                why, folder = self._refusal(path, student)
+            written = None if why else _evidence(self._known, name, path, folder.written)
         except OSError as exc:  # gone or unreadable while it was read: nothing to collect from it
             why, written = f"it could not be read ({exc.strerror})", None
         if why:
@@ -198,9 +207,8 @@ class CheckedCollect(ExchangeCollect):
             self.log.warning("The submission of %s (inbound/%s) claims %s UTC, but its files were written at %s UTC "
                              "(their change time, which no student can set back): it counts as handed in then. If "
                              "its folder was copied or restored since it was last collected or backed up, give the "
-                             "real time with "
-                             "autograder grade %s --student %s --submitted-at TIME", student, name, claimed,
-                             written, self.coursedir.assignment_id, student)
+                             "real time with autograder grade %s --student %s --submitted-at TIME", student, name,
+                             claimed, written, self.coursedir.assignment_id, student)
             record = {**record, "timestamp": written}
         self._written[name] = record["timestamp"]
         return record
