@@ -103,7 +103,12 @@ def write_for_people(path: os.PathLike, content: str | bytes, root: os.PathLike,
             aside = aside_name(Path(keep_in) / path.name if keep_in else path, time.strftime("%Y-%m-%dT%H%M%S"), True)
             aside.parent.mkdir(parents=True, exist_ok=True)
             os.replace(path, aside)
-    write_atomic(path, data)
+    try:
+        write_atomic(path, data)
+    except BaseException:  # nothing written (a full disk, an interrupt): the person's file goes back where it was
+        if aside is not None and not path.exists():
+            os.replace(aside, path)
+        raise
     record[key] = hashlib.sha256(data).hexdigest()
     write_atomic(record_file, json.dumps(record, indent=1, sort_keys=True) + "\n")
     return aside
