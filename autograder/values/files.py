@@ -21,9 +21,19 @@ from pathlib import Path
 
 from autograder.values.errors import UserError
 
-# the process's umask, read once: the file gets the mode a plain open() would give it (mkstemp's is 0600)
-_UMASK = os.umask(0)
-os.umask(_UMASK)
+
+def current_umask() -> int:
+    """The process's umask now (a class's course sets it to 077 mid-run: :mod:`autograder.values.private`), read
+    without changing it where the system says it (``/proc/self/status``)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    except (OSError, ValueError):  # no /proc here: ask by setting it back at once
+        pass
+    mask = os.umask(0o077)
+    os.umask(mask)
+    return mask
 
 
 def write_atomic(path: os.PathLike, text: str | bytes) -> Path:
@@ -33,7 +43,7 @@ def write_atomic(path: os.PathLike, text: str | bytes) -> Path:
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(text.encode("utf-8") if isinstance(text, str) else text)
-            os.fchmod(f.fileno(), 0o666 & ~_UMASK)
+            os.fchmod(f.fileno(), 0o666 & ~current_umask())  # a plain open()'s mode (mkstemp's is 0600)
         os.replace(tmp, path)
     except BaseException:  # any failure (a full disk, an interrupt): no partial file stays behind
         try:
@@ -67,6 +77,21 @@ def aside_name(path: Path, stamp: str, is_file: bool | None = None) -> Path:
         n += 1
 
 
+def foreign_link(folder: os.PathLike) -> Path | None:
+    """The first folder on the way to ``folder`` that is a link made by an account other than this one or root's,
+    if any: another account could point it anywhere this account may write (on a shared machine, where this
+    account is root, anywhere at all)."""
+    here = Path(os.path.abspath(folder))
+    for step in [*reversed(here.parents), here]:
+        try:
+            info = os.lstat(step)
+        except OSError:  # not there (yet): nothing further on can be a link
+            return None
+        if os.path.islink(step) and info.st_uid not in (0, os.geteuid()):
+            return step
+    return None
+
+
 def written_record(root: os.PathLike) -> Path:
     """Where a course keeps the digest of each file written for people, by absolute path."""
     return Path(root) / ".autograder" / "written.json"
@@ -86,6 +111,9 @@ def write_for_people(path: os.PathLike, content: str | bytes, root: os.PathLike,
     data = content.encode("utf-8") if isinstance(content, str) else content
     if path.is_symlink() or (path.exists() and not path.is_file()):
         raise UserError(f"{path} is not a plain file (a link or a folder): move it away, or write elsewhere")
+    planted = foreign_link(path.parent)
+    if planted is not None:
+        raise UserError(f"{path} would be written through {planted}, a link another account made: write elsewhere")
     record_file = written_record(root)
     try:
         record = json.loads(record_file.read_text(encoding="utf-8"))
