@@ -47,3 +47,10 @@ if [ ! -e "$VENV/bin/configurable-http-proxy" ]; then
 fi
 "$VENV/bin/python" -c "import torch, torchvision, nbgrader, autograder, jupyterhub" 
 echo "setup done: $("$VENV/bin/python" -c 'import torch; print("torch", torch.__version__, "cuda" if torch.cuda.is_available() else "cpu")')"
+# a class server (make class) runs this environment as every person of the class: say so now if they could not
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && \
+   ! setpriv --reuid=65534 --regid=65534 --clear-groups -- "$VENV/bin/python" -c "import jupyterhub, nbgrader" >/dev/null 2>&1; then
+  echo "note: other accounts cannot run $VENV (a folder above it is closed to them), so it cannot serve a class" \
+       "(make class): for a class server, make one every account can run, e.g." \
+       "PYTHON=/usr/bin/python3 VENV=/opt/pytorch-course make setup"
+fi
