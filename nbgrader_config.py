@@ -9,6 +9,11 @@ import os
 c = get_config()  # noqa: F821 - provided by nbgrader
 
 c.CourseDirectory.root = os.path.dirname(os.path.abspath(__file__))
+# On a class server the course is the instructor's alone: nbgrader's own commands, and the formgrader's buttons,
+# write into it with umask 077 (autograder.values.private).
+from autograder.values.private import guard  # noqa: E402
+
+guard(c.CourseDirectory.root)
 c.CourseDirectory.course_id = "pytorch-course"
 c.CourseDirectory.source_directory = "solutions"
 c.CourseDirectory.release_directory = "notebooks"
@@ -76,8 +81,13 @@ c.Autograde.sanitize_preprocessors = sanitize_steps()
 c.ExchangeFactory.release_assignment = "autograder.adapters.exchange.VariantRelease"
 c.ExchangeFactory.fetch_assignment = "autograder.adapters.exchange.VariantFetch"
 # `nbgrader collect` takes from the exchange only what each student wrote themselves (no folder in another's name,
-# no link), judged by when its files were written, not by the time it claims (autograder.adapters.exchange_collect).
+# no link), as it was read when it was checked, judged by when its files were written, not by the time it claims
+# (autograder.adapters.exchange_collect).
 c.ExchangeFactory.collect = "autograder.adapters.exchange_collect.CheckedCollect"
+# Each submission folder is its student's alone, each feedback page is released to its student alone, and a
+# student's fetch and submit refuse course folders another account put in place (autograder.adapters.exchange).
+c.ExchangeFactory.submit = "autograder.adapters.exchange.CheckedSubmit"
+c.ExchangeFactory.release_feedback = "autograder.adapters.exchange.CheckedReleaseFeedback"
 # An answer cell with planted bugs (the debugging exam) is handed out with its bug, not the stub.
 from autograder.values.learner_view import generate_steps  # noqa: E402
 

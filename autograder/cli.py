@@ -188,6 +188,19 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _keep_class_course_private() -> None:
+    """On a class server's course, this command writes with umask 077 and first closes whatever of the course's
+    grading state another command left open, saying so (:mod:`autograder.values.private`)."""
+    from autograder.values import course, private
+
+    try:
+        root = course.find_root()
+    except course.CourseNotFound:  # not in a course: the command itself says so, where it needs one
+        return
+    for line in private.keep_closed(root):
+        print(line)
+
+
 def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(message)s")
     from autograder.adapters.generate import tool_env
@@ -198,6 +211,8 @@ def main(argv: list[str] | None = None) -> int:
     from autograder.values.errors import UserError
 
     try:
+        if args.command != "hub":  # hub start closes the course itself, before it marks it a class's
+            _keep_class_course_private()
         return importlib.import_module(f"autograder.commands.{args.command}").run(args)
     except UserError as exc:
         print(f"autograder {args.command}: {exc}", file=sys.stderr)

@@ -3,9 +3,10 @@
 nbgrader's code makes the release (:mod:`.generate`), holds the grades (:mod:`.gradebook`, the one writer
 of scores and late penalties), restores the hidden tests it recorded
 (:mod:`.hiddentests`), applies the late policy (:mod:`.late`, from the submission times of
-:mod:`.times`), hands each student their own variant through its exchange (:mod:`.exchange`) and collects
-from it only what each student wrote, when it was written (:mod:`.exchange_collect`); rosters come from the
-LMS (:mod:`.roster`).
+:mod:`.times`), hands each student their own variant, submission and feedback through its exchange
+(:mod:`.exchange`, whose folders are the instructor's on a machine shared with students:
+:mod:`.exchange_folders`) and collects from it only what each student wrote, as it was read, when it was
+written (:mod:`.exchange_collect`); rosters come from the LMS (:mod:`.roster`).
 
 They sit on top of the grading core; nbgrader's own ``autograde`` runs the ``grade`` command
 (:mod:`autograder.commands.autograde`).

@@ -4,8 +4,9 @@ A learner controls every file of their submission folder (nbgrader's ``submit`` 
 folder, hidden files included), so a time read from a file inside it is the learner's word.  The
 times a penalty may rest on are therefore kept outside ``submitted/``, in
 ``.autograder/times/ASSIGNMENT/STUDENT.json``, written by the instructor's own tools alone:
-``autograder collect`` (the LMS download's own record of each file) and ``autograder grade
---submitted-at``.  A record carries the digests of the notebooks it vouches for, so it never
+``autograder collect`` (the LMS download's own record of each file), nbgrader's collect from the exchange
+as the course configures it (when the submission's files were written,
+:mod:`autograder.adapters.exchange_collect`) and ``autograder grade --submitted-at``.  A record carries the digests of the notebooks it vouches for, so it never
 applies to another submission that later took their place.
 
 :func:`submission_time` reads, in this order: that record; nbgrader's exchange timestamp

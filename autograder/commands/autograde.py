@@ -33,7 +33,7 @@ import nbformat
 from nbgrader.preprocessors import NbGraderPreprocessor
 from traitlets import Bool
 
-from autograder.values import course
+from autograder.values import course, private
 from autograder.values.errors import UserError
 
 
@@ -57,6 +57,8 @@ class GradeInSandbox(NbGraderPreprocessor):
         info = resources["nbgrader"]
         assignment, student, notebook = info["assignment"], info["student"], info["notebook"]
         root = course_root(self)
+        for line in private.keep_closed(root):  # a class's course: what another command left open is closed
+            self.log.warning(line)
         said = io.StringIO()
         try:
             with contextlib.redirect_stdout(said), contextlib.redirect_stderr(said):

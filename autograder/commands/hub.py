@@ -33,17 +33,16 @@ import urllib.request
 from pathlib import Path
 
 from autograder.adapters.exchange_collect import remember
+from autograder.adapters.exchange_folders import secure
 from autograder.hub import roster as roster_mod
 from autograder.hub.config import INSTRUCTOR_ONLY_PLUGINS, class_groups, roster_token, server_job_name
 from autograder.hub.layout import DEFAULT_CLASS_DIR, SERVICE, ClassDescription, ClassDir
-from autograder.hub.groups import HUB_GROUP, class_base, join_group, stop_group, wait_empty
-from autograder.values import course
+from autograder.hub.groups import HUB_GROUP, class_base, join_group, running_classes, stop_group, wait_empty
+from autograder.values import course, private
 from autograder.values.errors import UserError
+from autograder.values.fdcopy import archive
 from autograder.values.files import kept_line, write_for_people
 
-# what a student must never read in the course directory: the hidden tests and the grades
-PRIVATE = ("solutions", "source", "submitted", "autograded", "feedback", ".autograder", "gradebook.db",
-           "nbgrader_config.py", "downloaded", "reports")
 # what a backup holds of the course directory
 KEPT = ("gradebook.db", "submitted", "autograded", "feedback", ".autograder", "nbgrader_config.py", "downloaded")
 
@@ -87,15 +86,6 @@ def keep_generated(where: ClassDir, path: Path, text: str) -> None:
         print(kept_line(path, aside))
 
 
-def _make_private(root: Path) -> None:
-    """The parts of the course students must not read, readable by root alone (said once per change)."""
-    for name in PRIVATE:
-        p = root / name
-        if p.exists() and not p.is_symlink() and p.stat().st_mode & 0o077:
-            p.chmod(p.stat().st_mode & 0o700)
-            print(f"made {p} private (it was open to other accounts, students included)")
-
-
 def _jupyter_configs(where: ClassDir, d: ClassDescription) -> None:
     nbgrader = (f"c = get_config()  # noqa: F821 - the class's nbgrader settings (autograder hub)\n"
                 f"c.CourseDirectory.course_id = {d.course_id!r}\n"
@@ -103,6 +93,9 @@ def _jupyter_configs(where: ClassDir, d: ClassDescription) -> None:
                 "# per-student variants: drawn at release, each learner fetches their own (autograder.adapters.exchange)\n"
                 "c.ExchangeFactory.release_assignment = 'autograder.adapters.exchange.VariantRelease'\n"
                 "c.ExchangeFactory.fetch_assignment = 'autograder.adapters.exchange.VariantFetch'\n"
+                "# a submission folder is its student's alone; feedback pages each their student's alone\n"
+                "c.ExchangeFactory.submit = 'autograder.adapters.exchange.CheckedSubmit'\n"
+                "c.ExchangeFactory.release_feedback = 'autograder.adapters.exchange.CheckedReleaseFeedback'\n"
                 "# a collect takes only what each student wrote, when it was written (autograder.adapters.exchange_collect)\n"
                 "c.ExchangeFactory.collect = 'autograder.adapters.exchange_collect.CheckedCollect'\n")
     learner_ext = {"nbgrader.server_extensions.formgrader": False,
@@ -147,18 +140,22 @@ def _closed_folder(path: Path) -> Path | None:
     return None
 
 
-def _check_runnable(python: Path, users: list[str]) -> None:
-    """Each person's server runs this environment as that person: refuse, saying why, when a member cannot."""
-    for user in users:
-        probe = subprocess.run(["runuser", "-u", user, "--", str(python), "-c", "import jupyterhub, nbgrader"],
-                               capture_output=True, text=True, cwd="/")
-        if probe.returncode == 0:
-            continue
-        closed = _closed_folder(python) or _closed_folder(python.resolve())
-        why = (f"{closed} is closed to other accounts (chmod o+x {closed} opens it to passing through)"
-               if closed else probe.stderr.strip().splitlines()[-1][:200] if probe.stderr.strip() else "")
-        raise UserError(f"the class's accounts cannot run {python} ({why}): give the class an environment every "
-                        f"account can run, e.g. PYTHON=/usr/bin/python3 VENV=/opt/pytorch-course make setup")
+NOBODY = 65534  # an account id no class member has: what any other account may run, it may
+
+
+def _check_runnable(python: Path) -> None:
+    """Each person's server runs this environment as that person: refuse, saying why, before anything is made,
+    when an account other than root's could not (asked as :data:`NOBODY`, with no groups)."""
+    probe = subprocess.run(["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups", "--",
+                            str(python), "-c", "import jupyterhub, nbgrader"],
+                           capture_output=True, text=True, cwd="/", env={"PATH": "/usr/bin:/bin"})
+    if probe.returncode == 0:
+        return
+    closed = _closed_folder(python) or _closed_folder(python.resolve())
+    why = (f"{closed} is closed to other accounts (chmod o+x {closed} opens it to passing through)"
+           if closed else probe.stderr.strip().splitlines()[-1][:200] if probe.stderr.strip() else "")
+    raise UserError(f"the class's accounts could not run {python} ({why}): give the class an environment every "
+                    f"account can run, e.g. PYTHON=/usr/bin/python3 VENV=/opt/pytorch-course make setup")
 
 
 # the settings ``hub start`` takes from its options: ClassDescription field -> option (None: derived)
@@ -227,14 +224,26 @@ def start(args, where: ClassDir) -> int:
                                                   != (d.students, d.instructors)), ("new settings", bool(changed))) if differs)
         raise UserError(f"the class server runs (pid {running}) and {what or 'a change'} takes effect only at a restart, "
                         f"which stops everyone's server: autograder hub stop --class-dir {where.root}, then this again")
+    _check_runnable(Path(sys.executable))  # the last check: from here on, it acts
     if changed:
         print(f"settings changed from the class's last start: {'; '.join(changed)}")
     where.root.mkdir(parents=True, exist_ok=True)
     where.root.chmod(0o755)  # the exchange and the class's Jupyter settings are under it
     where.state.mkdir(exist_ok=True)
     where.state.chmod(0o700)
-    where.exchange.mkdir(exist_ok=True)
-    where.exchange.chmod(0o777)  # what nbgrader documents (and sets itself on release)
+    # the course's grading state closed by construction: its folders made closed before anything is written
+    # there, and every later command in it writing with umask 077 (autograder.values.private)
+    private.mark(root, where.root)
+    private.guard(root)
+    for line in private.close(root, make=True):
+        print(line)
+    # the exchange: sticky, the course's folders root's (one another account made is moved aside and said), and
+    # each submission folder its student's alone once its time is recorded
+    for line in secure(where.exchange, d.course_id, move_aside=True):
+        print(line)
+    _, closed = remember(root, where.exchange / d.course_id / "inbound")
+    if closed:
+        print(f"closed {closed} submission folder(s) in the exchange that other accounts could read or write into")
     made = roster_mod.make_accounts(members, where.passwords)
     for name in made:
         Path(os.path.expanduser(f"~{name}")).chmod(0o700)  # one person's files are theirs alone
@@ -243,9 +252,7 @@ def start(args, where: ClassDir) -> int:
     gone = sorted(set(previous.instructors + previous.students) - {m.username for m in members}) if previous else []
     if gone:
         print(f"no longer on the roster, so they cannot sign in (their accounts and files are kept): {', '.join(gone)}")
-    _check_runnable(Path(sys.executable), d.students[:1] or d.instructors[:1])
     _register_students(root, [m for m in members if m.role == "student"])
-    _make_private(root)
     _jupyter_configs(where, d)
     d.save(where.description)
     keep_generated(where, where.hub_config, "# the class server's JupyterHub settings: autograder.hub.config (made by "
@@ -452,6 +459,18 @@ def _cancel_left_jobs(job_name: str, members: list[str]) -> int:
 
 
 def status(args, where: ClassDir) -> int:
+    if not args.class_dir:  # no class named: say which classes run on this machine, when the default one does not
+        running = [c for c in running_classes() if c != where.root]
+        if running and not (where.description.is_file() and _pid(where)):
+            for other in running:
+                _describe(ClassDir(other))
+            print("(give --class-dir to ask about one class)")
+            return 0
+    return _describe(where)
+
+
+def _describe(where: ClassDir) -> int:
+    """One line on the class in ``where``: whether it runs and where, its course and people."""
     if not where.description.is_file():
         print(f"no class in {where.root}")
         return 1
@@ -491,10 +510,15 @@ def backup(args, where: ClassDir) -> int:
         if hub_db.is_file():
             _copy_sqlite(hub_db, Path(tmp) / "jupyterhub.sqlite")
             tar.add(Path(tmp) / "jupyterhub.sqlite", arcname="class/hub/jupyterhub.sqlite")
-        for p in (where.exchange, where.description, where.passwords):
+        # the exchange, into which students write: read without following a link or waiting on a pipe
+        left_out = archive(tar, where.exchange, "class/exchange") if where.exchange.is_dir() else 0
+        for p in (where.description, where.passwords):
             if p.exists():
                 tar.add(p, arcname=f"class/{p.name}")
     out.chmod(0o600)
+    if left_out:
+        print(f"left out of the backup: {left_out} entr(ies) of the exchange that are neither files, folders, links "
+              "nor pipes (a socket), or were removed while it was read")
     print(f"backed up to {out} ({out.stat().st_size / 1e6:.1f} MB): restore with tar -xzf, course/ into the course "
           f"directory and class/ into {where.root}")
     return 0

@@ -113,7 +113,9 @@ def configure(c, description: str | Path) -> None:
     c.JupyterHub.services = [
         {"name": SERVICE, "url": f"http://127.0.0.1:{d.service_port}", "cwd": d.course_root,
          "oauth_no_confirm": True, "environment": service_env,
-         "command": [str(bin_ / "jupyterhub-singleuser"), "--allow-root", f"--ServerApp.root_dir={d.course_root}",
+          # umask 077: whatever its buttons make in the course (autograded/, feedback/, exports) is root's alone
+         "command": ["/bin/sh", "-c", 'umask 077 && exec "$@"', SERVICE,
+                     str(bin_ / "jupyterhub-singleuser"), "--allow-root", f"--ServerApp.root_dir={d.course_root}",
                      "--ServerApp.default_url=/formgrader"]},
         {"name": "idle-culler",
          "command": [d.python, "-m", "jupyterhub_idle_culler",

@@ -135,3 +135,23 @@ def stop_group(base: str, name: str, within: float = 10.0) -> tuple[int, list[in
                 killed.add(pid)
         time.sleep(0.05)
     return len(killed), group_processes(base, name)
+
+
+def running_classes() -> list[Path]:
+    """The class folders of every class whose hub runs on this machine: each hub is in its class's group
+    (:data:`HUB_GROUP`), started as ``jupyterhub -f CLASS_DIR/jupyterhub_config.py``."""
+    found = set()
+    for top in (CGROUP_ROOT, CGROUP_ROOT / "pids", CGROUP_ROOT / "memory"):
+        for procs in (top / CGROUP_BASE).glob(f"class-*/{HUB_GROUP}/cgroup.procs"):
+            try:
+                pids = procs.read_text().split()
+            except OSError:  # gone meanwhile
+                continue
+            for pid in pids:
+                try:
+                    argv = Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace").split("\0")
+                except OSError:  # gone meanwhile
+                    continue
+                if "jupyterhub" in argv and "-f" in argv[:-1]:
+                    found.add(Path(argv[argv.index("-f") + 1]).parent)
+    return sorted(found)

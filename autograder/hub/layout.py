@@ -6,7 +6,8 @@
   limits, where servers run) -- the one file the hub's configuration reads;
 * ``jupyterhub_config.py``: three lines that hand ``class.json`` to :func:`autograder.hub.config.configure`;
 * ``hub/``: the hub's own state (its database, cookie secret, proxy token, log and pid), root's alone;
-* ``exchange/``: nbgrader's exchange, with the permissions nbgrader documents and sets;
+* ``exchange/``: nbgrader's exchange, its course folders root's and each student's copies, submissions and
+  feedback their own (:mod:`autograder.adapters.exchange_folders`);
 * ``jupyter/``: the Jupyter configuration every server of the class reads first (nbgrader's exchange and
   course id, the nbgrader extensions a learner's server has), on ``JUPYTER_CONFIG_PATH`` rather than in
   ``/etc/jupyter``, so nothing else on the machine changes;
