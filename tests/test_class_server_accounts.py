@@ -17,7 +17,8 @@ with the configuration the class gives them.  Between those steps each student a
 * read a classmate's released feedback page.
 
 None of it works; what each student handed in is collected as theirs, at the time its files were written, and
-each student fetches their own feedback.  The test starts every process it needs and stops them all, and removes
+each student fetches their own feedback.  A student of the class collected from an LMS download instead does not
+stop the formgrader's Release Feedback for the others: it names them, and what to do.  The test starts every process it needs and stops them all, and removes
 the accounts it made.
 """
 
@@ -234,8 +235,16 @@ def test_no_student_account_reaches_another_students_work_or_the_courses_grading
     for opened in (course / "autograded", course / "by-hand.csv"):
         assert f"made {opened} private" in said and not opened.stat().st_mode & 0o077, said[-3000:]
     fg.post(f"submission/{A}/{BEN}/autograde", timeout=600)
+    # a student of the class who handed in through an LMS download has no exchange submission to tie a page to:
+    # Release Feedback releases everyone else's and names them, with what to do
+    lms = course / "submitted" / "lms-cleo" / A
+    lms.mkdir(parents=True)
+    (lms / f"{A}.ipynb").write_text(handed[ANA])
+    graded = run_tool([sys.executable, "-m", "autograder", "grade", A, "--student", "lms-cleo"], course)
+    assert graded.returncode == 0, graded.stdout + graded.stderr
     fg.post(f"assignment/{A}/generate_feedback", timeout=600)
-    fg.post(f"assignment/{A}/release_feedback")
+    said = fg.post(f"assignment/{A}/release_feedback")["log"]
+    assert "No feedback released to lms-cleo: it was not submitted through the exchange" in said, said[-3000:]
     made = [run_tool([sys.executable, "-m", "autograder", *cmd], course) for cmd in
             (["report", A], ["export", "--to", "grades.csv"])]
     assert all(out.returncode == 0 for out in made), [out.stdout + out.stderr for out in made]
