@@ -78,7 +78,10 @@ c.ExchangeFactory.fetch_assignment = "autograder.adapters.exchange.VariantFetch"
 # `nbgrader collect` takes from the exchange only what each student wrote themselves (no folder in another's name,
 # no link), judged by when its files were written, not by the time it claims (autograder.adapters.exchange_collect).
 c.ExchangeFactory.collect = "autograder.adapters.exchange_collect.CheckedCollect"
-# An answer cell with planted bugs (the debugging exam) is handed out with its bug, not the stub.
+# An answer cell with planted bugs (the debugging exam) is handed out with its bug, not the stub; and what a learner
+# changed in notebooks/ is kept there, as `autograder release` keeps it, when the formgrader's Generate (nbgrader's
+# generate_assignment, which clears the folder) writes the release again (autograder.adapters.release_folder).
+from autograder.adapters.release_folder import KeepLearnersWork  # noqa: E402
 from autograder.values.learner_view import generate_steps  # noqa: E402
 
-c.GenerateAssignment.preprocessors = generate_steps()
+c.GenerateAssignment.preprocessors = generate_steps() + [KeepLearnersWork]

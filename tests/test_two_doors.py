@@ -1,0 +1,84 @@
+"""One course, two front doors: what the formgrader's buttons run (nbgrader's own commands and its API, with the
+course's ``nbgrader_config.py``) and what the command line runs keep the same files and show the same grades.
+
+Each test goes through nbgrader's own entry points (``nbgrader generate_assignment``, ``NbGraderAPI``, the
+formgrader's handlers' calls), never around them.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import attacks
+from support import fixture_course, nbgrader, run_tool, set_answers, tool_env
+
+A = attacks.ASSIGNMENT
+
+# NbGraderAPI as the formgrader makes it (nbgrader.server_extensions.formgrader.base), in the course's folder
+_API = """
+import json, sys
+from traitlets.config import Config
+from traitlets.config.loader import PyFileConfigLoader
+from nbgrader.apps import NbGraderAPI
+from nbgrader.coursedir import CourseDirectory
+
+config = Config()
+config.merge(PyFileConfigLoader("nbgrader_config.py", path=".").load_config())
+api = NbGraderAPI(coursedir=CourseDirectory(config=config), config=config)
+call, *args = sys.argv[1:]
+print(json.dumps(getattr(api, call)(*args), default=str))
+"""
+
+
+def api(course: Path, call: str, *args: str):
+    """One call of nbgrader's ``NbGraderAPI`` (what the formgrader's buttons and pages call), as JSON."""
+    out = subprocess.run([sys.executable, "-c", _API, call, *args], cwd=course, env=tool_env(), capture_output=True,
+                         text=True, timeout=600)
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_generate_keeps_what_release_keeps(tmp_path):
+    """A learner works in notebooks/ in place; ``autograder release`` keeps their notebook aside as a .mine copy.
+    The formgrader's Generate and ``nbgrader generate_assignment`` then write the release again: the kept
+    copy, the learner's own file and their newer edits all stay (the edits kept aside the same way), and the
+    release they write is the one ``autograder release`` writes, which then has nothing to change."""
+    course = fixture_course(tmp_path / "course")
+    folder = course / "notebooks" / A
+    nb = folder / f"{A}.ipynb"
+    set_answers(nb, attacks.answers(attacks.CORRECT_1))
+    out = run_tool([sys.executable, "-m", "autograder", "release"], course)
+    assert out.returncode == 0 and "kept your" in out.stdout, out.stdout + out.stderr
+    (kept,) = folder.glob(f"{A}.mine-*.ipynb")
+    (folder / "my_notes.txt").write_text("what I learnt\n")
+    set_answers(nb, attacks.answers(attacks.WRONG_1))  # working on in the fresh copy
+    before = _files(folder)
+
+    gen = nbgrader("generate_assignment", A, "--force", cwd=course)
+    assert gen.returncode == 0, gen.stdout + gen.stderr
+    after = _files(folder)
+    assert after[kept.name] == before[kept.name] and after["my_notes.txt"] == before["my_notes.txt"]
+    (newly,) = set(after) - set(before)
+    assert newly.startswith(f"{A}.mine-") and after[newly] == before[f"{A}.ipynb"], sorted(after)
+    assert f"kept your notebooks/{A}/{A}.ipynb as notebooks/{A}/{newly}" in gen.stderr, gen.stderr
+
+    set_answers(nb, attacks.answers(attacks.WRONG_1))
+    edited = nb.read_bytes()
+    result = api(course, "generate_assignment", A)  # the formgrader's Generate
+    assert result["success"], result
+    third = _files(folder)
+    assert {k: v for k, v in third.items() if k in after and k != f"{A}.ipynb"} == \
+        {k: v for k, v in after.items() if k != f"{A}.ipynb"}
+    assert edited in [v for k, v in third.items() if k not in after], sorted(third)
+
+    fresh = nb.read_bytes()
+    again = run_tool([sys.executable, "-m", "autograder", "release"], course)
+    assert again.returncode == 0 and "kept your" not in again.stdout, again.stdout + again.stderr
+    assert nb.read_bytes() == fresh and _files(folder) == third
