@@ -82,3 +82,76 @@ def test_generate_keeps_what_release_keeps(tmp_path):
     again = run_tool([sys.executable, "-m", "autograder", "release"], course)
     assert again.returncode == 0 and "kept your" not in again.stdout, again.stdout + again.stderr
     assert nb.read_bytes() == fresh and _files(folder) == third
+
+
+def _canvas_download(course: Path, path: Path, answers: dict[str, dict], when=(2026, 11, 20, 12, 0, 0)) -> Path:
+    """A Canvas bulk download: one file per learner (``lastfirst_USERID_SUBMISSIONID_NOTEBOOK.ipynb``)."""
+    import zipfile
+
+    release = json.loads((course / "notebooks" / A / f"{A}.ipynb").read_text())
+    with zipfile.ZipFile(path, "w") as z:
+        for n, (lms_id, sources) in enumerate(answers.items()):
+            nb = json.loads(json.dumps(release))
+            for cell in nb["cells"]:
+                gid = cell["metadata"].get("nbgrader", {}).get("grade_id")
+                if gid in sources:
+                    cell["source"] = sources[gid]
+            z.writestr(zipfile.ZipInfo(f"student{lms_id}_{lms_id}_{9000 + n}_{A}.ipynb", date_time=when), json.dumps(nb))
+    return path
+
+
+def test_the_formgrader_shows_what_grade_recorded(tmp_path):
+    """Two students come in through an LMS download (their times are the LMS's, kept outside their folders), one
+    through nbgrader's exchange layout (its timestamp.txt), and the instructor gives one of the LMS students'
+    time by hand.  After ``autograder grade``, the formgrader's lists (NbGraderAPI.get_submissions and
+    get_submission) call every one of them autograded, with the score and the time ``grade`` recorded; a
+    submission replaced by hand afterwards is judged by the time it carries again, on both sides."""
+    from nbgrader.utils import parse_utc
+    from support import grade
+
+    from autograder.grading.store import ResultStore
+
+    course = fixture_course(tmp_path / "course")
+    download = _canvas_download(course, tmp_path / "canvas.zip", {
+        "101": attacks.answers(attacks.CORRECT_1, attacks.CORRECT_2), "102": attacks.answers(attacks.WRONG_1)})
+    (tmp_path / "roster.csv").write_text("lms_id,student_id\n101,jane\n102,john\n")
+    out = run_tool([sys.executable, "-m", "autograder", "collect", str(download), "--assignment", A,
+                    "--roster", str(tmp_path / "roster.csv")], course)
+    assert out.returncode == 0, out.stdout + out.stderr
+    ann = course / "submitted" / "ann" / A
+    ann.mkdir(parents=True)
+    nb = ann / f"{A}.ipynb"
+    nb.write_bytes((course / "notebooks" / A / f"{A}.ipynb").read_bytes())
+    set_answers(nb, attacks.answers(attacks.CORRECT_1))
+    (ann / "timestamp.txt").write_text("2026-11-19 08:00:00.000000 UTC")
+
+    out = grade(course, "--workers", "2")
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    out = grade(course, "--student", "john", "--submitted-at", "2026-11-21 09:30:00 UTC")
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+
+    def both_doors_agree(students: set[str]) -> None:
+        store = ResultStore(course)
+        listed = {s["student"]: s for s in api(course, "get_submissions", A)}
+        assert set(listed) == students, listed
+        for student, shown in listed.items():
+            r = store.get(A, student, A)
+            when = r.submitted_at if r.submitted_at_source in ("collector", "instructor (--submitted-at)",
+                                                               "nbgrader's timestamp.txt") else None
+            assert shown["autograded"] and not shown.get("needs_autograding"), (student, shown)
+            assert shown["score"] == r.score, (student, shown, r.score)
+            assert shown["timestamp"] == (parse_utc(when).isoformat() if when else None), (student, shown, when)
+            assert api(course, "get_submission", A, student)["timestamp"] == shown["timestamp"]
+
+    both_doors_agree({"jane", "john", "ann"})
+    assert ResultStore(course).get(A, "jane", A).submitted_at_source == "collector"
+    assert ResultStore(course).get(A, "john", A).submitted_at.startswith("2026-11-21 09:30:00")
+    assert (ann / "timestamp.txt").read_text() == "2026-11-19 08:00:00.000000 UTC"
+
+    # jane's notebook replaced by hand: the LMS's time no longer vouches for it, and neither door shows it
+    jane = course / "submitted" / "jane" / A / f"{A}.ipynb"
+    set_answers(jane, attacks.answers(attacks.WRONG_1))
+    out = grade(course)
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    assert ResultStore(course).get(A, "jane", A).submitted_at_source == "file time in the submissions folder"
+    both_doors_agree({"jane", "john", "ann"})
