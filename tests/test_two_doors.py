@@ -155,3 +155,42 @@ def test_the_formgrader_shows_what_grade_recorded(tmp_path):
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
     assert ResultStore(course).get(A, "jane", A).submitted_at_source == "file time in the submissions folder"
     both_doors_agree({"jane", "john", "ann"})
+
+
+def test_feedback_pages_have_one_rule_whichever_door_writes_them(tmp_path):
+    """The formgrader's Generate Feedback (nbgrader's generate_feedback, with the course's steps) and
+    ``autograder feedback`` write the same pages: each replaces the other's without a copy, and a page a person
+    left in the student's feedback folder is kept aside by either, and said."""
+    from support import grade
+
+    course = fixture_course(tmp_path / "course")
+    sub = course / "submitted" / "ann" / A
+    sub.mkdir(parents=True)
+    (sub / f"{A}.ipynb").write_bytes((course / "notebooks" / A / f"{A}.ipynb").read_bytes())
+    set_answers(sub / f"{A}.ipynb", attacks.answers(attacks.CORRECT_1))
+    out = grade(course)
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    folder, kept = course / "feedback" / "ann" / A, course / ".autograder" / "kept"
+
+    def feedback() -> str:
+        out = run_tool([sys.executable, "-m", "autograder", "feedback"], course)
+        assert out.returncode == 0, out.stdout + out.stderr
+        return out.stdout
+
+    result = api(course, "generate_feedback", A)  # the formgrader's Generate Feedback
+    assert result["success"] and (folder / f"{A}.html").is_file(), result
+    assert "held a file this course had not written" not in feedback() and not kept.exists()
+    result = api(course, "generate_feedback", A)
+    assert result["success"] and "held a file" not in result.get("log", ""), result
+    assert not kept.exists()
+
+    (folder / "notes.html").write_text("<p>ann: see me about exercise 2</p>")
+    result = api(course, "generate_feedback", A)
+    assert result["success"], result
+    (mine,) = (kept / "feedback" / "ann" / A).glob("notes.mine-*.html")
+    assert mine.read_text() == "<p>ann: see me about exercise 2</p>" and "notes.html held a file" in result["log"]
+    page = folder / f"{A}.html"
+    page.write_text(page.read_text() + "<p>a word of mine</p>")  # a person edits the page nbgrader wrote
+    assert "held a file this course had not written there" in feedback()
+    (edited,) = (kept / "feedback" / "ann" / A).glob(f"{A}.mine-*.html")
+    assert "a word of mine" in edited.read_text() and "a word of mine" not in page.read_text()

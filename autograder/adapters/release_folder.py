@@ -8,11 +8,11 @@ it writes.  One rule, here, decides what either keeps: a file that differs from 
 (outputs do not count), is renamed ``STEM.mine-TIME.SUFFIX`` beside the fresh file first (:func:`install`); a
 file the release does not write (a learner's own, a copy kept aside earlier) is left alone.
 
-Inside nbgrader, :class:`KeepLearnersWork` (the last of the course's ``generate_assignment`` steps, in
-``nbgrader_config.py``) sets each assignment's folder aside before nbgrader clears it, and once nbgrader has
-written the fresh release there, puts it back by :func:`install`, with the release normalized and recorded as
-``autograder release`` leaves it.  A Generate that stops half-way leaves the folder set aside
-(``notebooks/.ASSIGNMENT.set-aside``); the next Generate or ``autograder release`` brings it back first.
+Inside nbgrader, :class:`autograder.adapters.converters.KeepLearnersWork` (the last of the course's
+``generate_assignment`` steps, in ``nbgrader_config.py``) sets each assignment's folder aside before nbgrader
+clears it, and once nbgrader has written the fresh release there, puts it back by :func:`put_back`.  A Generate
+that stops half-way leaves the folder set aside (:func:`set_aside_name`); the next Generate or
+``autograder release`` brings it back first (:func:`bring_back`).
 """
 
 from __future__ import annotations
@@ -20,12 +20,9 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import re
 import shutil
 import time
 from pathlib import Path
-
-from nbgrader.preprocessors import NbGraderPreprocessor
 
 from autograder.values import course, nbfmt, released, support
 from autograder.values.errors import UserError
@@ -181,76 +178,22 @@ def _normalized(fresh: Path, root: Path, assignment: str) -> None:
         nbfmt.format_file(nb)
 
 
-class KeepLearnersWork(NbGraderPreprocessor):
-    """The course's last ``generate_assignment`` step: nbgrader clears a release folder whole before it writes
-    it, so this step, made when the converter starts and before it clears anything, sets each assignment's
-    folder aside (:func:`set_aside_name`), and once nbgrader has written the fresh release, puts it back by
-    :func:`install` (through the converter's ``post_convert_hook``, after any hook configured there).  It
-    changes no notebook."""
-
-    def __init__(self, **kwargs):
-        super().__init__(**kwargs)
-        from nbgrader.converters import GenerateAssignment
-
-        converter = getattr(self.parent, "parent", None)
-        self._folders: dict[str, tuple[str, Path]] = {}  # source folder -> (assignment, release folder)
-        if not isinstance(converter, GenerateAssignment) or converter.coursedir is None:
-            return
-        self._converter = converter
-        self._root = Path(converter.coursedir.root)
-        pattern = converter._format_source("(?P<assignment_id>.*)", "(?P<student_id>.*)", escape=True)
-        for source in converter.assignments:
-            m = re.match(pattern, source)
-            if m is None:  # nbgrader stops on such a folder itself, before it clears anything
-                continue
-            dest = Path(os.path.normpath(converter._format_dest(m["assignment_id"], m["student_id"])))
-            try:
-                bring_back(dest)
-            except UserError as exc:
-                converter.log.error(str(exc))
-                from nbgrader.converters.base import NbGraderException
-
-                raise NbGraderException(str(exc)) from None
-            if dest.exists():
-                os.rename(dest, set_aside_name(dest))
-            self._folders[os.path.normpath(source)] = (m["assignment_id"], dest)
-        configured = converter.post_convert_hook
-
-        def put_back_then_configured(**kw):
-            self._put_back(kw.get("notebooks") or [])
-            if configured is not None:
-                configured(**kw)
-
-        converter.post_convert_hook = put_back_then_configured
-
-    def _put_back(self, notebooks: list[str]) -> None:
-        if not notebooks:
-            return
-        found = self._folders.get(os.path.normpath(os.path.dirname(notebooks[0])))
-        if found is None:
-            return
-        assignment, dest = found
-        log = self._converter.log
-        whole = self._converter.coursedir.notebook_id == "*"  # else nbgrader wrote some of the notebooks only
-        held, fresh = set_aside_name(dest), dest.with_name(f".{dest.name}.fresh")
-        try:
-            _normalized(dest, self._root, assignment)
-            shutil.rmtree(fresh, ignore_errors=True)
-            recorded = read_record(dest.parent).get(assignment)
-            fingerprint = fingerprints(dest) if whole else {**(recorded or {}), **fingerprints(dest)}
-            if held.is_dir():
-                os.rename(dest, fresh)
-                os.rename(held, dest)
-                keep_handed_out(dest, recorded, self._root, assignment)
-                for line in install(fresh, dest, recorded, time.strftime("%Y-%m-%dT%H%M%S"), self._root, whole):
-                    log.warning(line)
-                shutil.rmtree(fresh)
-            write_record(dest.parent, {assignment: fingerprint})
-        except Exception as exc:  # why: nbgrader logs a failed hook at INFO level, unseen: say where everything is
-            where = held if held.exists() else dest
-            log.error(f"this Generate could not finish putting back what {dest} held before it ({exc}): that is in "
-                      f"{where}" + (f", the fresh release in {fresh}" if fresh.exists() else "")
-                      + f"; `autograder release {assignment}` writes the release again, keeping it")
-
-    def preprocess(self, nb, resources):
-        return nb, resources
+def put_back(dest: Path, root: Path, assignment: str, whole: bool = True) -> list[str]:
+    """After nbgrader wrote a fresh release into ``dest`` (``whole``: every notebook of the assignment, else some),
+    with the folder that stood there set aside (:func:`set_aside_name`): the folder back in its place, the
+    release installed into it by :func:`install`, normalized and recorded as ``autograder release`` leaves it;
+    one line per file kept aside."""
+    held, fresh = set_aside_name(dest), dest.with_name(f".{dest.name}.fresh")
+    _normalized(dest, root, assignment)
+    shutil.rmtree(fresh, ignore_errors=True)
+    recorded = read_record(dest.parent).get(assignment)
+    fingerprint = fingerprints(dest) if whole else {**(recorded or {}), **fingerprints(dest)}
+    lines = []
+    if held.is_dir():
+        os.rename(dest, fresh)
+        os.rename(held, dest)
+        keep_handed_out(dest, recorded, root, assignment)
+        lines = install(fresh, dest, recorded, time.strftime("%Y-%m-%dT%H%M%S"), root, whole)
+        shutil.rmtree(fresh)
+    write_record(dest.parent, {assignment: fingerprint})
+    return lines

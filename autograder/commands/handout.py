@@ -48,8 +48,8 @@ from autograder.values.wire import KERNEL_ARGS  # noqa: E402
 
 c.Execute.extra_arguments = list(KERNEL_ARGS)
 # an answer cell handed out with a planted bug keeps it when a notebook is released again, and your own work in
-# notebooks/ is kept beside the fresh release (autograder.adapters.release_folder)
-from autograder.adapters.release_folder import KeepLearnersWork  # noqa: E402
+# notebooks/ is kept beside the fresh release (autograder.adapters.converters)
+from autograder.adapters.converters import KeepLearnersWork  # noqa: E402
 from autograder.values.learner_view import generate_steps  # noqa: E402
 
 c.GenerateAssignment.preprocessors = generate_steps() + [KeepLearnersWork]

@@ -77,7 +77,7 @@ _GRADER_VERSION: str | None = None
 NOT_GRADING = frozenset({"commands/check.py", "commands/collect.py", "commands/export.py", "commands/feedback.py",
                          "commands/handout.py", "commands/progress.py", "commands/release.py", "commands/report.py",
                          "commands/similarity.py", "adapters/hiddentests.py", "adapters/roster.py", "adapters/exchange.py",
-                         "adapters/release_folder.py",
+                         "adapters/release_folder.py", "adapters/converters.py",
                          "commands/hub.py",
                          "hub/__init__.py", "hub/config.py", "hub/layout.py", "hub/roster.py", "hub/spawner.py"})
 
