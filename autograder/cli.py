@@ -149,14 +149,18 @@ def build_parser() -> argparse.ArgumentParser:
                    help="pairs listed of whole notebooks, and of single exercises (default: 10 each)")
 
     s = sub.add_parser("export", help="write a CSV of grades from the gradebook",
-                       description="Write one row per student and assignment: score, lateness, penalty, final score "
-                                   "and notes (a student with no submission: 0, 'no submission').")
+                       description="Write one row per student and assignment due or graded: score, lateness, "
+                                   "penalty, final score and notes (a student with no submission: 0, 'no "
+                                   "submission', once it is due for them).")
     s.add_argument("--to", default="grades.csv", help="output CSV path (default: grades.csv)")
     s.add_argument("--format", choices=["rows", "canvas"], default="rows",
                    help="rows: one per student and assignment, with lateness and notes; canvas: Canvas's "
                         "gradebook import (one row per student, final scores)")
     s.add_argument("--roster", default=None, help="roster CSV: columns lms_id,student_id (any case), or Canvas's gradebook export; "
                         "every roster student gets a row, and Canvas IDs come from it")
+    s.add_argument("--all-assignments", action="store_true",
+                   help="export every assignment of the gradebook (default: those due or graded; one never due and "
+                        "never graded would give every student a 0)")
 
     s = sub.add_parser("hub", help="a class server on this machine: JupyterHub, nbgrader's exchange, the formgrader "
                                    "for instructors (run as root)",
