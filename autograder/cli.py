@@ -33,7 +33,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("assignments", nargs="*", help="assignment names (default: all)")
     s.add_argument("--to", required=True, help="a folder (new or empty) or a .zip file; with --roster, a folder")
     s.add_argument("--student", help="the student this pack is for: notebooks with per-student variants get theirs")
-    s.add_argument("--roster", help="a roster CSV (as for collect): one pack per student, STUDENT.zip in --to")
+    s.add_argument("--roster", help="an LMS roster CSV (as for collect): one pack per student, STUDENT.zip in --to")
     s.add_argument("--default-variant", action="store_true",
                    help="a self-study pack of notebooks with per-student variants: each as written, for nobody in particular")
 
@@ -46,8 +46,8 @@ def build_parser() -> argparse.ArgumentParser:
                                    "succeeds.")
     s.add_argument("download", help="the LMS's bulk download of the submissions (.zip)")
     s.add_argument("--assignment", required=True, help="the assignment the download is for")
-    s.add_argument("--roster", default=None, help="roster CSV: columns lms_id,student_id (any case), or Canvas's gradebook export "
-                        "(default: LMS ids as student ids)")
+    s.add_argument("--roster", default=None, help="LMS roster CSV: columns lms_id,student_id (any case), or Canvas's "
+                        "gradebook export (default: LMS ids as student ids)")
 
     s = sub.add_parser("fmt", help="strip outputs and normalize committed notebooks",
                        description="Strip outputs, execution counts and editor metadata so notebooks diff cleanly.")
@@ -156,8 +156,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--format", choices=["rows", "canvas"], default="rows",
                    help="rows: one per student and assignment, with lateness and notes; canvas: Canvas's "
                         "gradebook import (one row per student, final scores)")
-    s.add_argument("--roster", default=None, help="roster CSV: columns lms_id,student_id (any case), or Canvas's gradebook export; "
-                        "every roster student gets a row, and Canvas IDs come from it")
+    s.add_argument("--roster", default=None, help="LMS roster CSV: columns lms_id,student_id (any case), or Canvas's "
+                        "gradebook export; every roster student gets a row, and Canvas IDs come from it")
     s.add_argument("--all-assignments", action="store_true",
                    help="export every assignment of the gradebook (default: those due or graded; one never due and "
                         "never graded would give every student a 0)")
@@ -169,7 +169,7 @@ def build_parser() -> argparse.ArgumentParser:
                                    "learners, and the formgrader (grading in the sandbox) for the instructors alone.")
     s.add_argument("action", choices=["start", "stop", "status", "backup"],
                    help="start again keeps every setting of the class's last start that is not given anew")
-    s.add_argument("--roster", default=None, help="CSV with columns username,role (instructor or student); "
+    s.add_argument("--roster", default=None, help="class roster CSV, columns username,role (instructor or student); "
                                                   "needed the first time, and to add people later")
     s.add_argument("--class-dir", default=None, help="where the class keeps its state (default /srv/pytorch-course)")
     s.add_argument("--course", default=None, help="the course directory the formgrader runs in (default: the class's "

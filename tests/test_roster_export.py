@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import sys
+import zipfile
 
 import pytest
 from support import bare_fixture_course, fixture_course, run_tool
@@ -170,3 +171,33 @@ def test_the_canvas_export_holds_what_is_due_or_graded_and_rows_canvas_can_match
     table = list(csv.reader(open(released / "canvas.csv")))
     assert table[0][5:] == ["00_fixture", "00_second", "00_third"]
     assert all(r[7] == "" for r in table[2:]) and "neither due nor graded" not in out.stdout
+
+
+def test_each_roster_is_named_when_the_other_is_given(tmp_path):
+    """The LMS roster (lms_id,student_id: collect, handout, export) and the class roster (username,role: hub
+    start) are two files: each command handed the other says which it expected, in one line."""
+    from autograder.hub.roster import read_roster
+
+    lms, cls = tmp_path / "lms-roster.csv", tmp_path / "class-roster.csv"
+    lms.write_text("lms_id,student_id\n101,jane\n")
+    cls.write_text("username,role\nteach,instructor\njane,student\n")
+    with pytest.raises(UserError) as err:
+        read_roster(lms)
+    assert "is an LMS roster" in str(err.value) and "takes a class roster, with the columns username,role" in \
+        str(err.value), err.value
+    canvas = tmp_path / "canvas.csv"
+    canvas.write_text(CANVAS_EXPORT)
+    with pytest.raises(UserError, match="is an LMS roster"):
+        read_roster(canvas)
+    with pytest.raises(UserError, match="is a class roster") as err:
+        roster.read(cls)
+    assert "takes an LMS roster, with the columns lms_id,student_id" in str(err.value) and "hub start" in str(err.value)
+    course = fixture_course(tmp_path / "course")
+    download = tmp_path / "download.zip"
+    with zipfile.ZipFile(download, "w") as z:
+        z.writestr("jane_101_9001_00_fixture.ipynb", "{}")
+    for args in (["export", "--roster", str(cls)], ["handout", "--roster", str(cls), "--to", str(tmp_path / "packs")],
+                 ["collect", str(download), "--assignment", "00_fixture", "--roster", str(cls)]):
+        out = run_tool([sys.executable, "-m", "autograder", *args], course)
+        assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1, (args, out.stderr)
+        assert "class roster" in out.stderr and "lms_id,student_id" in out.stderr, (args, out.stderr)

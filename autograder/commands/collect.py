@@ -2,7 +2,7 @@
 
 The download is collected by nbgrader's own ``zip_collect`` with :class:`LmsFileNames`, a
 collector plugin that reads the file names of the common LMS downloads and maps LMS ids to
-student ids through an optional roster (:mod:`autograder.adapters.roster`: a ``lms_id,student_id`` CSV or
+student ids through an optional LMS roster (:mod:`autograder.adapters.roster`: a ``lms_id,student_id`` CSV or
 Canvas's gradebook export):
 
 * Canvas: ``lastfirst_[LATE_]USERID_SUBMISSIONID_NOTEBOOK[-N].ipynb`` (``-N``: a resubmission);
@@ -561,7 +561,7 @@ def _print_summary(root: Path, summary: dict) -> None:
     if not summary["roster"]:
         lms = LMS_NAMES.get(summary.get("lms") or "", "the LMS")
         print(f"WARNING: no --roster given: {lms}'s own LMS ids are used as student ids "
-              "(give --roster ROSTER.csv to map them to your student ids)")
+              "(give --roster with your LMS roster, lms_id,student_id, to map them to your student ids)")
     collected = [r for r in rows if "kept_aside" not in r]
     print(f"collected {len(collected)} notebook(s) of {len(summary['taken'])} student(s) "
           f"into {course.folder(root, 'submitted').relative_to(root)}/")
