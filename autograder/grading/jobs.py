@@ -149,7 +149,7 @@ def run_job(job: Job) -> JobOutput:
 
 def reference_job(data: NotebookData, seed: int, sandbox: bool, short: bool = True) -> Reference:
     """Run one notebook's reference solution (in a worker): its observations, or why there are none."""
-    where = f"{data.assignment.name}/{data.name}"
+    where = data.where
     recorded = reference_recorded(data, seed, reference_cache(data.root), short)
     print(f"reference {'recorded earlier, reused' if recorded else 'run'}: {where} (seed {seed})", flush=True)
     start = time.monotonic()
