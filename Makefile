@@ -13,12 +13,10 @@ $(STAMP): pyproject.toml scripts/setup.sh
 	VENV=$(VENV) bash scripts/setup.sh
 	touch $@
 
-## the main job: release the notebooks, grade the sample submissions, print scores, write feedback
+## the main job: release the notebooks, grade the sample submissions, print scores, write feedback and an export,
+## all in demo/, a private copy of the course with its own gradebook (the samples never reach a class)
 demo: setup
-	$(PY) -m autograder release
-	$(PY) -m autograder grade --submissions examples/submissions --default-variant --workers $(WORKERS) --force
-	$(PY) -m autograder feedback
-	$(PY) -m autograder export --to grades.csv
+	$(PY) -m autograder demo --workers $(WORKERS)
 
 ## the whole test suite
 test: setup
@@ -63,4 +61,4 @@ benchmark: setup
 	$(PY) benchmarks/grading.py
 
 clean:
-	rm -rf autograded feedback gradebook.db grades.csv .autograder .cache
+	rm -rf autograded feedback gradebook.db grades.csv .autograder .cache demo

@@ -25,6 +25,16 @@ def build_parser() -> argparse.ArgumentParser:
                                    "write are left alone.")
     s.add_argument("assignments", nargs="*", help="assignment names (default: all)")
 
+    s = sub.add_parser("demo", help="the main job on the sample submissions, in a private copy of the course (demo/)",
+                       description="Copy the course's solutions/ and nbgrader_config.py into demo/ (a course of its "
+                                   "own, with its own gradebook), then release, grade the sample submissions of "
+                                   "examples/submissions on the default variant, print the scores, write feedback "
+                                   "and the export there. The course itself, its gradebook and its exchange are not "
+                                   "touched.")
+    s.add_argument("assignments", nargs="*", help="assignment names (default: all)")
+    s.add_argument("--to", default=None, help="the demo's folder (default: demo/ in the course folder)")
+    s.add_argument("--workers", type=int, default=None, help="notebooks graded at once (as for grade)")
+
     s = sub.add_parser("handout", help="write the student pack: released notebooks, the checker, a README",
                        description="Write a student pack (a folder, or a .zip when --to ends in .zip): the "
                                    "released notebooks and their support files, the learner side of the "

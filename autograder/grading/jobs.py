@@ -74,7 +74,7 @@ _GRADER_VERSION: str | None = None
 
 # Commands that only read results or submissions, fill submitted/ or serve learners: no grade depends on their
 # code, and nothing that grades imports them (tests/test_term.py checks that), so changing one regrades nothing.
-NOT_GRADING = frozenset({"commands/check.py", "commands/collect.py", "commands/export.py", "commands/feedback.py",
+NOT_GRADING = frozenset({"commands/check.py", "commands/collect.py", "commands/demo.py", "commands/export.py", "commands/feedback.py",
                          "commands/handout.py", "commands/progress.py", "commands/release.py", "commands/report.py",
                          "commands/similarity.py", "adapters/hiddentests.py", "adapters/roster.py", "adapters/exchange.py",
                          "adapters/release_folder.py", "adapters/converters.py",
