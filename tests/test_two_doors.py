@@ -194,3 +194,22 @@ def test_feedback_pages_have_one_rule_whichever_door_writes_them(tmp_path):
     assert "held a file this course had not written there" in feedback()
     (edited,) = (kept / "feedback" / "ann" / A).glob(f"{A}.mine-*.html")
     assert "a word of mine" in edited.read_text() and "a word of mine" not in page.read_text()
+
+
+def test_the_formgraders_release_hands_out_the_release_alone(tmp_path):
+    """A learner's copies kept aside in notebooks/ (by ``autograder release`` or the formgrader's Generate) and a
+    notebook of their own there are theirs: the formgrader's Release (nbgrader's ``release_assignment``) hands
+    the class the assignment's own notebook alone."""
+    course = fixture_course(tmp_path / "course")
+    folder = course / "notebooks" / A
+    set_answers(folder / f"{A}.ipynb", attacks.answers(attacks.CORRECT_1, attacks.CORRECT_2))  # answers written in
+    out = run_tool([sys.executable, "-m", "autograder", "release"], course)
+    assert out.returncode == 0 and "kept your" in out.stdout, out.stdout + out.stderr
+    (folder / "scratch.ipynb").write_bytes((folder / f"{A}.ipynb").read_bytes())
+    exchange = tmp_path / "exchange"
+    exchange.mkdir(mode=0o777)
+    out = nbgrader("release_assignment", A, f"--Exchange.root={exchange}", cwd=course)
+    assert out.returncode == 0, out.stdout + out.stderr
+    handed = exchange / "pytorch-course" / "outbound" / A
+    assert sorted(p.name for p in handed.iterdir() if p.is_file()) == [f"{A}.ipynb"], sorted(handed.rglob("*"))
+    assert "return x * 2" not in (handed / f"{A}.ipynb").read_text()  # none of the answers written in
