@@ -18,7 +18,7 @@ without (a student of the gradebook the roster does not list) is left out of the
 
 :class:`GradesExport` is an nbgrader ``ExportPlugin``; ``nbgrader_config.py`` makes it
 ``ExportApp.plugin_class``, so ``nbgrader export`` writes the same file (its roster:
-``--GradesExport.roster=roster.csv``).  Beside nbgrader's scores (manual overrides included)
+``--GradesExport.roster=lms-roster.csv``).  Beside nbgrader's scores (manual overrides included)
 and the late penalty grading recorded, each row says where the submission time came from and
 what went wrong or was tampered with, from the result store.
 """
