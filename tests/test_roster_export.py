@@ -173,6 +173,7 @@ def test_the_canvas_export_holds_what_is_due_or_graded_and_rows_canvas_can_match
     assert all(r[7] == "" for r in table[2:]) and "neither due nor graded" not in out.stdout
 
 
+@pytest.mark.slow
 def test_each_roster_is_named_when_the_other_is_given(tmp_path):
     """The LMS roster (lms_id,student_id: collect, handout, export) and the class roster (username,role: hub
     start) are two files: each command handed the other says which it expected, in one line."""

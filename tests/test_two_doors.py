@@ -13,7 +13,10 @@ import sys
 from pathlib import Path
 
 import attacks
+import pytest
 from support import fixture_course, nbgrader, run_tool, set_answers, tool_env
+
+pytestmark = pytest.mark.slow
 
 A = attacks.ASSIGNMENT
 
