@@ -216,3 +216,25 @@ def test_the_formgraders_release_hands_out_the_release_alone(tmp_path):
     handed = exchange / "pytorch-course" / "outbound" / A
     assert sorted(p.name for p in handed.iterdir() if p.is_file()) == [f"{A}.ipynb"], sorted(handed.rglob("*"))
     assert "return x * 2" not in (handed / f"{A}.ipynb").read_text()  # none of the answers written in
+
+
+def test_a_time_recorded_before_timestamp_txt_was_written_reaches_the_formgrader(tmp_path):
+    """A collector's record kept by an earlier version of the course (in .autograder/times/ alone, as before
+    records wrote nbgrader's timestamp.txt): the next grade writes it where nbgrader reads it, and the formgrader
+    lists the student as autograded, at that time."""
+    from support import grade
+
+    from autograder.adapters import times
+
+    course = fixture_course(tmp_path / "course")
+    folder = course / "submitted" / "ann" / A
+    folder.mkdir(parents=True)
+    (folder / f"{A}.ipynb").write_bytes((course / "notebooks" / A / f"{A}.ipynb").read_bytes())
+    path = course / ".autograder" / "times" / A / "ann.json"
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps({"time": "2026-11-20 12:00:00.000000 UTC", "source": times.COLLECTOR,
+                                "notebooks": times._notebooks(folder)}))
+    out = grade(course)
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    (shown,) = api(course, "get_submissions", A)
+    assert shown["autograded"] and shown["timestamp"] == "2026-11-20T12:00:00", shown

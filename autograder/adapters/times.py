@@ -106,10 +106,12 @@ def show_nbgrader(root: Path, assignment: str, student: str, folder: Path) -> No
     there (removed where there was nothing)."""
     folder = Path(folder)
     data, text = _read(root, assignment, student), _stamp_text(folder)
-    written = _written(data)
+    written, vouched = _written(data), recorded(root, assignment, student, folder)
     if written is None:
+        if vouched is not None:  # a record made before records wrote timestamp.txt: written now, the same way
+            record(root, assignment, student, folder, *vouched)
         return
-    if recorded(root, assignment, student, folder) is not None:
+    if vouched is not None:
         if text != written["wrote"]:
             write_atomic(folder / STAMP, written["wrote"])
     elif text == written["wrote"]:
