@@ -13,12 +13,10 @@ $(STAMP): pyproject.toml scripts/setup.sh
 	VENV=$(VENV) bash scripts/setup.sh
 	touch $@
 
-## the main job: release the notebooks, grade the sample submissions, print scores, write feedback
+## the main job: release the notebooks, grade the sample submissions, print scores, write feedback and an export,
+## all in demo/, a private copy of the course with its own gradebook (the samples never reach a class)
 demo: setup
-	$(PY) -m autograder release
-	$(PY) -m autograder grade --submissions examples/submissions --default-variant --workers $(WORKERS) --force
-	$(PY) -m autograder feedback
-	$(PY) -m autograder export --to grades.csv
+	$(PY) -m autograder demo --workers $(WORKERS)
 
 ## the whole test suite
 test: setup
@@ -39,7 +37,8 @@ lab: setup
 ## the class server: JupyterHub with an account per roster member, nbgrader's exchange, the Assignment List
 ## and Validate for learners, the formgrader for the instructors (grading in the sandbox); run as root.
 ## `$(PY) -m autograder hub stop|status|backup` stops, checks and backs it up (README: a class server).
-ROSTER ?= roster.csv
+# the class roster: username,role (not the LMS roster, lms_id,student_id, of collect, handout and export)
+ROSTER ?= class-roster.csv
 class: setup
 	$(PY) -m autograder hub start $(if $(wildcard $(ROSTER)),--roster $(ROSTER)) $(if $(CLASS_DIR),--class-dir $(CLASS_DIR))
 
@@ -62,4 +61,4 @@ benchmark: setup
 	$(PY) benchmarks/grading.py
 
 clean:
-	rm -rf autograded feedback gradebook.db grades.csv .autograder .cache
+	rm -rf autograded feedback gradebook.db grades.csv .autograder .cache demo

@@ -47,7 +47,11 @@ from nbgrader.preprocessors import GetGrades  # noqa: E402
 from autograder.commands.export import GradesExport  # noqa: E402
 from autograder.commands.feedback import LearnerFeedback  # noqa: E402
 
-c.GenerateFeedback.preprocessors = [GetGrades, LearnerFeedback, CSSHTMLHeaderPreprocessor]
+# nbgrader clears a student's feedback folder before writing it: a page a person put there is kept aside first, as
+# `autograder feedback` keeps one, and what it writes is recorded as the course's (autograder.adapters.converters)
+from autograder.adapters.converters import KeepPeoplesPages  # noqa: E402
+
+c.GenerateFeedback.preprocessors = [GetGrades, LearnerFeedback, CSSHTMLHeaderPreprocessor, KeepPeoplesPages]
 
 # Due dates (UTC) and the late policy, applied by `autograder grade` and by nbgrader's own autograde:
 # e.g. c.LatePolicy.due_dates = {"01_tensors": "2026-12-07 23:59:00 UTC"}; with
@@ -88,7 +92,10 @@ c.ExchangeFactory.collect = "autograder.adapters.exchange_collect.CheckedCollect
 # student's fetch and submit refuse course folders another account put in place (autograder.adapters.exchange).
 c.ExchangeFactory.submit = "autograder.adapters.exchange.CheckedSubmit"
 c.ExchangeFactory.release_feedback = "autograder.adapters.exchange.CheckedReleaseFeedback"
-# An answer cell with planted bugs (the debugging exam) is handed out with its bug, not the stub.
+# An answer cell with planted bugs (the debugging exam) is handed out with its bug, not the stub; and what a learner
+# changed in notebooks/ is kept there, as `autograder release` keeps it, when the formgrader's Generate (nbgrader's
+# generate_assignment, which clears the folder) writes the release again (autograder.adapters.converters).
+from autograder.adapters.converters import KeepLearnersWork  # noqa: E402
 from autograder.values.learner_view import generate_steps  # noqa: E402
 
-c.GenerateAssignment.preprocessors = generate_steps()
+c.GenerateAssignment.preprocessors = generate_steps() + [KeepLearnersWork]

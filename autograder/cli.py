@@ -25,6 +25,16 @@ def build_parser() -> argparse.ArgumentParser:
                                    "write are left alone.")
     s.add_argument("assignments", nargs="*", help="assignment names (default: all)")
 
+    s = sub.add_parser("demo", help="the main job on the sample submissions, in a private copy of the course (demo/)",
+                       description="Copy the course's solutions/ and nbgrader_config.py into demo/ (a course of its "
+                                   "own, with its own gradebook), then release, grade the sample submissions of "
+                                   "examples/submissions on the default variant, print the scores, write feedback "
+                                   "and the export there. The course itself, its gradebook and its exchange are not "
+                                   "touched.")
+    s.add_argument("assignments", nargs="*", help="assignment names (default: all)")
+    s.add_argument("--to", default=None, help="the demo's folder (default: demo/ in the course folder)")
+    s.add_argument("--workers", type=int, default=None, help="notebooks graded at once (as for grade)")
+
     s = sub.add_parser("handout", help="write the student pack: released notebooks, the checker, a README",
                        description="Write a student pack (a folder, or a .zip when --to ends in .zip): the "
                                    "released notebooks and their support files, the learner side of the "
@@ -33,7 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("assignments", nargs="*", help="assignment names (default: all)")
     s.add_argument("--to", required=True, help="a folder (new or empty) or a .zip file; with --roster, a folder")
     s.add_argument("--student", help="the student this pack is for: notebooks with per-student variants get theirs")
-    s.add_argument("--roster", help="a roster CSV (as for collect): one pack per student, STUDENT.zip in --to")
+    s.add_argument("--roster", help="an LMS roster CSV (as for collect): one pack per student, STUDENT.zip in --to")
     s.add_argument("--default-variant", action="store_true",
                    help="a self-study pack of notebooks with per-student variants: each as written, for nobody in particular")
 
@@ -46,8 +56,8 @@ def build_parser() -> argparse.ArgumentParser:
                                    "succeeds.")
     s.add_argument("download", help="the LMS's bulk download of the submissions (.zip)")
     s.add_argument("--assignment", required=True, help="the assignment the download is for")
-    s.add_argument("--roster", default=None, help="roster CSV: columns lms_id,student_id (any case), or Canvas's gradebook export "
-                        "(default: LMS ids as student ids)")
+    s.add_argument("--roster", default=None, help="LMS roster CSV: columns lms_id,student_id (any case), or Canvas's "
+                        "gradebook export (default: LMS ids as student ids)")
 
     s = sub.add_parser("fmt", help="strip outputs and normalize committed notebooks",
                        description="Strip outputs, execution counts and editor metadata so notebooks diff cleanly.")
@@ -149,14 +159,18 @@ def build_parser() -> argparse.ArgumentParser:
                    help="pairs listed of whole notebooks, and of single exercises (default: 10 each)")
 
     s = sub.add_parser("export", help="write a CSV of grades from the gradebook",
-                       description="Write one row per student and assignment: score, lateness, penalty, final score "
-                                   "and notes (a student with no submission: 0, 'no submission').")
+                       description="Write one row per student and assignment due or graded: score, lateness, "
+                                   "penalty, final score and notes (a student with no submission: 0, 'no "
+                                   "submission', once it is due for them).")
     s.add_argument("--to", default="grades.csv", help="output CSV path (default: grades.csv)")
     s.add_argument("--format", choices=["rows", "canvas"], default="rows",
                    help="rows: one per student and assignment, with lateness and notes; canvas: Canvas's "
                         "gradebook import (one row per student, final scores)")
-    s.add_argument("--roster", default=None, help="roster CSV: columns lms_id,student_id (any case), or Canvas's gradebook export; "
-                        "every roster student gets a row, and Canvas IDs come from it")
+    s.add_argument("--roster", default=None, help="LMS roster CSV: columns lms_id,student_id (any case), or Canvas's "
+                        "gradebook export; every roster student gets a row, and Canvas IDs come from it")
+    s.add_argument("--all-assignments", action="store_true",
+                   help="export every assignment of the gradebook (default: those due or graded; one never due and "
+                        "never graded would give every student a 0)")
 
     s = sub.add_parser("hub", help="a class server on this machine: JupyterHub, nbgrader's exchange, the formgrader "
                                    "for instructors (run as root)",
@@ -165,7 +179,7 @@ def build_parser() -> argparse.ArgumentParser:
                                    "learners, and the formgrader (grading in the sandbox) for the instructors alone.")
     s.add_argument("action", choices=["start", "stop", "status", "backup"],
                    help="start again keeps every setting of the class's last start that is not given anew")
-    s.add_argument("--roster", default=None, help="CSV with columns username,role (instructor or student); "
+    s.add_argument("--roster", default=None, help="class roster CSV, columns username,role (instructor or student); "
                                                   "needed the first time, and to add people later")
     s.add_argument("--class-dir", default=None, help="where the class keeps its state (default /srv/pytorch-course)")
     s.add_argument("--course", default=None, help="the course directory the formgrader runs in (default: the class's "

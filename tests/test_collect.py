@@ -196,6 +196,33 @@ def test_the_newest_submission_wins_across_downloads(course_dir, tmp_path):
 
 
 @pytest.mark.slow
+def test_a_download_is_kept_once(course_dir, tmp_path):
+    """The same download collected again takes nothing and keeps no second copy of it, nor of the submissions it
+    holds; an older download that takes nothing is not kept either (what it held is kept aside, with why)."""
+    first = moodle(course_dir, tmp_path / "first.zip", {"2001": "ann", "2002": "bo"}, (2026, 11, 21, 12, 0, 0))
+    assert collect(course_dir, str(first)).returncode == 0
+    archive, aside = course_dir / "downloaded" / A / "archive", course_dir / "downloaded" / A / "kept-aside"
+    (kept,) = archive.glob("*.zip")
+    again = collect(course_dir, str(first))
+    assert again.returncode == 0, again.stderr
+    assert list(archive.glob("*.zip")) == [kept], sorted(archive.iterdir())
+    assert f"the download is the one already kept as downloaded/{A}/archive/{kept.name}: not kept again" in again.stdout
+    assert "the same as the submission already collected" in again.stdout
+    assert not list(aside.glob("*/not-taken")), sorted(p.relative_to(aside) for p in aside.rglob("*"))
+    reports = [json.loads((d / "collect-report.json").read_text()) for d in aside.glob("first-*")]
+    (report,) = [r for r in reports if not r["taken"]]
+    assert report["archive"] == f"downloaded/{A}/archive/{kept.name}" and report["taken"] == []
+    assert {r["kept_in"] for r in report["files"]} == {f"submitted/2001/{A}", f"submitted/2002/{A}"}
+
+    older = moodle(course_dir, tmp_path / "older.zip", {"2001": "ann before"}, (2026, 11, 20, 12, 0, 0))
+    out = collect(course_dir, str(older))
+    assert out.returncode == 0, out.stderr
+    assert list(archive.glob("*.zip")) == [kept] and "the download is not kept: nothing was collected" in out.stdout
+    (row,) = [r for d in aside.glob("older-*") for r in json.loads((d / "collect-report.json").read_text())["files"]]
+    assert "ann before" in (course_dir / row["kept_in"] / f"{NB}.ipynb").read_text()  # kept aside, not lost
+
+
+@pytest.mark.slow
 def test_canvas_gradebook_export_as_the_roster(course_dir, tmp_path):
     from test_roster_export import CANVAS_EXPORT
 

@@ -1,5 +1,6 @@
-"""The main job on the sample submissions: scores match what each sample deserves;
-feedback never shows hidden tests; the CSV export has every row; a rerun keeps finished work."""
+"""The main job on the sample submissions, in a course of its own: scores match what each sample deserves;
+feedback never shows hidden tests; the CSV export has every row; a rerun keeps finished work; the course
+itself, and a class it serves, never see the samples."""
 
 from __future__ import annotations
 
@@ -17,36 +18,43 @@ END_TO_END = ("07_distributed", "10_compile", "12_capstone")
 
 
 @pytest.mark.slow
-def test_demo_grades_samples_as_deserved(course_dir):
+def test_demo_grades_samples_as_deserved_in_a_course_of_its_own(course_dir):
+    """``make demo``'s command, as it runs it: in demo/, a private copy of the course with its own gradebook,
+    whatever the course's settings say (here a class's gradebook elsewhere), and nowhere else."""
     py = [sys.executable, "-m", "autograder"]
-    # as make demo grades them: the samples hold the default variant of each notebook, and are graded on it
-    out = run_tool(py + ["grade", ASSIGNMENT, "--submissions", "examples/submissions", "--default-variant",
-                         "--workers", "2"], course_dir)
+    class_gradebook = course_dir / "class" / "gradebook.db"  # the class's own, named in the course's settings
+    with open(course_dir / "nbgrader_config.py", "a") as f:
+        f.write(f"\nc.CourseDirectory.db_url = 'sqlite:///{class_gradebook}'\n")
+    before = sorted(p.relative_to(course_dir) for p in course_dir.rglob("*"))
+    out = run_tool(py + ["demo", ASSIGNMENT, "--workers", "2"], course_dir)
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    demo = course_dir / "demo"
+    assert f"demo: in {demo}, a private copy of the course" in out.stdout, out.stdout[:2000]
+    # the course is as it was, but for demo/: no gradebook, results, feedback or export of the samples there
+    after = sorted(p.relative_to(course_dir) for p in course_dir.rglob("*") if demo not in p.parents and p != demo)
+    assert after == before and not class_gradebook.exists()
+    # as make demo grades them: the samples hold the default variant of each notebook, and are graded on it
     assert "another variant" not in out.stdout + out.stderr, out.stdout[-3000:]
     expected = json.loads((course_dir / "examples" / "expected.json").read_text())[ASSIGNMENT]
-    store = ResultStore(course_dir)
+    store = ResultStore(demo)
     for student, notebooks in expected.items():
         for nb, score in notebooks.items():
             got = store.get(ASSIGNMENT, student, nb).score
             assert got == score, f"{student}/{nb}: scored {got}, deserves {score}\n{out.stdout[-2000:]}"
+    assert (demo / "gradebook.db").is_file()
 
-    fb = run_tool(py + ["feedback"], course_dir)
-    assert fb.returncode == 0, fb.stderr
-    html_files = list((course_dir / "feedback").glob(f"*/{ASSIGNMENT}/*.html"))
+    html_files = list((demo / "feedback").glob(f"*/{ASSIGNMENT}/*.html"))
     assert len(html_files) == len(expected)
     for f in html_files:
         text = f.read_text()
         assert "BEGIN HIDDEN TESTS" not in text and "hidden_test" not in text and "obs.value" not in text
         assert "Score:" in text and "another variant" not in text
 
-    ex = run_tool(py + ["export", "--to", "grades.csv"], course_dir)
-    assert ex.returncode == 0, ex.stderr
-    rows = list(csv.DictReader(open(course_dir / "grades.csv")))
+    rows = list(csv.DictReader(open(demo / "grades.csv")))
     assert {(r["student"], float(r["score"])) for r in rows} == \
         {(s, float(sum(v.values()))) for s, v in expected.items()}
 
-    again = run_tool(py + ["grade", ASSIGNMENT, "--submissions", "examples/submissions", "--default-variant"], course_dir)
+    again = run_tool(py + ["demo", ASSIGNMENT], course_dir)
     assert again.returncode == 0, again.stderr[-2000:]
     assert f"{len(expected)} notebook(s) already graded with the same submission, tests, grader, seed and policy: kept" in again.stdout
     assert "graded 0 notebook(s)" in again.stdout

@@ -25,7 +25,7 @@ def test_environment_yml_matches_pyproject():
     assert pip == wanted, f"only in environment.yml: {sorted(pip - wanted)}; only in pyproject: {sorted(wanted - pip)}"
 
 
-@pytest.mark.parametrize("sub", ["release", "fmt", "check", "grade", "feedback", "export", "similarity"])
+@pytest.mark.parametrize("sub", ["release", "demo", "fmt", "check", "grade", "feedback", "export", "similarity"])
 def test_every_subcommand_has_help(sub):
     out = subprocess.run([sys.executable, "-m", "autograder", sub, "--help"], capture_output=True, text=True)
     assert out.returncode == 0 and "usage:" in out.stdout and len(out.stdout) > 200

@@ -277,3 +277,16 @@ def test_a_class_handed_one_copy_for_all_is_graded_on_it(tmp_path):
     assert "graded 1 notebook(s)" in on_default and "another variant" not in on_default, on_default
     again = autograder(course, "grade", A).stdout  # the default's grade is not kept for the student's own variant
     assert "graded 1 notebook(s)" in again and ex1_status(again) != "passed", again
+
+
+def test_each_reference_run_says_which_variant_it_is(tmp_path):
+    """Two students on two variants: grade runs the reference once for each, and its lines say which variant each
+    run is, rather than the same line twice."""
+    course = variant_course(tmp_path / "course")
+    for who in two_students(course):
+        (course / "submitted" / who / A).mkdir(parents=True)
+        shutil.copy(course / "notebooks" / A / f"{A}.ipynb", course / "submitted" / who / A / f"{A}.ipynb")
+    out = autograder(course, "grade", A).stdout
+    lines = [ln for ln in out.splitlines() if ln.startswith("reference run: ")]
+    assert len(lines) == 2 and len(set(lines)) == 2, out
+    assert all("variant" in ln for ln in lines), lines  # (the default variant, or the values it binds)

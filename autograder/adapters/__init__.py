@@ -1,6 +1,7 @@
 """The outside tools' formats and rails: nbgrader and the LMS.
 
-nbgrader's code makes the release (:mod:`.generate`), holds the grades (:mod:`.gradebook`, the one writer
+nbgrader's code makes the release (:mod:`.generate`; a learner's work in the release folder is kept whoever
+writes it, :mod:`.release_folder`, nbgrader's own writers through the course's steps, :mod:`.converters`), holds the grades (:mod:`.gradebook`, the one writer
 of scores and late penalties), restores the hidden tests it recorded
 (:mod:`.hiddentests`), applies the late policy (:mod:`.late`, from the submission times of
 :mod:`.times`), hands each student their own variant, submission and feedback through its exchange

@@ -257,9 +257,7 @@ class CheckedCollect(ExchangeCollect):
         patterns and size limits), and record when it was handed in."""
         snapshot, when, _ = self._snapshots[os.path.basename(src)]
         super().do_copy(str(snapshot), dest, log=log)
-        stamp = when.strftime("%Y-%m-%d %H:%M:%S.%f UTC")
-        with open(os.path.join(dest, "timestamp.txt"), "w") as fh:
-            fh.write(stamp)
+        # the collector's record, which also writes the time into the copy's timestamp.txt for nbgrader's readers
         student = os.path.basename(os.path.dirname(dest))
-        times.record(Path(self.coursedir.root), self.coursedir.assignment_id, student, Path(dest), stamp,
-                     times.COLLECTOR)
+        times.record(Path(self.coursedir.root), self.coursedir.assignment_id, student, Path(dest),
+                     when.strftime("%Y-%m-%d %H:%M:%S.%f UTC"), times.COLLECTOR)

@@ -97,11 +97,13 @@ def ensure_in_gradebook(root: Path, names: list[str], db_url: str) -> None:
     generate.register(missing_from_gradebook(root, list(names), db_url), root, db_url)
 
 
-def withdraw(root: Path, db_url: str, assignment: str, student: str, notebook: str) -> None:
+def withdraw(root: Path, db_url: str, assignment: str, student: str, notebook: str, folder: Path) -> None:
     """Take back a notebook's recorded grade: its autograded notebook, and its scores and late penalty in the
-    gradebook (an earlier submission's grade must not stand for one that cannot be graded yet)."""
+    gradebook (an earlier submission's grade must not stand for one that cannot be graded yet); the submission
+    ``folder``'s ``timestamp.txt`` says again what nbgrader's readers should see of it."""
     from nbgrader.api import Gradebook, MissingEntry
 
+    times.show_nbgrader(root, assignment, student, folder)
     dest = course.folder(root, "autograded", student, assignment)
     (dest / f"{notebook}.ipynb").unlink(missing_ok=True)
     (dest / "timestamp.txt").unlink(missing_ok=True)
@@ -138,7 +140,10 @@ def write_result(root: Path, db_url: str, job, result: NotebookResult, terms: la
         write_atomic(dest / f"{job.notebook}.ipynb", nbformat.writes(autograded_notebook(executed, result)))
     elif not rerecord:
         (dest / f"{job.notebook}.ipynb").unlink(missing_ok=True)
-    # the time nbgrader's own lateness is computed from: only one a penalty may rest on (autograder.adapters.late.Terms)
+    # the time nbgrader's own lateness is computed from: only one a penalty may rest on (autograder.adapters.late.Terms);
+    # nbgrader calls the submission autograded (the formgrader's lists) only while the submission's timestamp.txt
+    # says the same time as the gradebook, so that file is made to say what this result was judged by
+    times.show_nbgrader(root, job.assignment, job.student, Path(job.path).parent)
     timestamp = result.submitted_at if result.submitted_at_source in times.TRUSTED else None
     if timestamp and late.parse_time(timestamp) is None:  # its penalty is in the result (late.Terms); nbgrader gets none
         timestamp = None

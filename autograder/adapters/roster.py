@@ -1,4 +1,5 @@
-"""The class roster: who the students are, and which LMS id each one has, read in one place.
+"""The LMS roster: who the students are, and which LMS id each one has, read in one place (the class server's
+roster, ``username,role``, is another file: :mod:`autograder.values.rosters` tells them apart).
 
 ``autograder collect`` maps the LMS ids in a download's file names to student ids through it, and
 ``autograder export`` adds every roster student to the grades (a student with no submission gets
@@ -27,11 +28,11 @@ from __future__ import annotations
 
 import csv
 import io
-import re
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from autograder.values import rosters
 from autograder.values.errors import UserError
 
 CANVAS_HINT = "or Canvas's gradebook export, with the columns Student, ID, SIS User ID, SIS Login ID"
@@ -47,11 +48,6 @@ class Roster:
     lms_of: dict[str, str]  # student id -> LMS id
     names: dict[str, str] = field(default_factory=dict)  # student id -> the name the LMS shows, where it gives one
     sections: dict[str, str] = field(default_factory=dict)  # student id -> section, where the LMS gives one
-
-
-def _header_key(name: str) -> str:
-    """``" LMS_ID"``, ``"Lms Id"`` and ``"lms-id"`` all read as ``lms_id``."""
-    return re.sub(r"[\s_\-]+", "_", name.strip().lower())
 
 
 def check_id(value: str) -> str | None:
@@ -99,7 +95,7 @@ def read(path: str | Path) -> Roster:
     try:
         raw = Path(path).read_bytes()
     except FileNotFoundError:
-        raise UserError(f"no roster at {shown}: give the path of the roster CSV") from None
+        raise UserError(f"no roster at {shown}: give the path of the LMS roster CSV (lms_id,student_id)") from None
     except OSError as exc:
         raise UserError(f"cannot read the roster {shown}: {exc.strerror or exc}") from None
     try:
@@ -110,21 +106,24 @@ def read(path: str | Path) -> Roster:
     while lines and not lines[0].strip():
         lines.pop(0)
     if not lines:
-        raise UserError(f"{shown} is empty: a roster needs the columns lms_id and student_id ({CANVAS_HINT})")
+        raise UserError(f"{shown} is empty: an LMS roster needs the columns lms_id and student_id ({CANVAS_HINT})")
     start = len(text.splitlines()) - len(lines)  # blank lines skipped above the header
     reader = csv.reader(io.StringIO("\n".join(lines)), delimiter=_delimiter(lines[0]), skipinitialspace=True)
     rows = list(reader)
     header = [h.strip() for h in rows[0]]
-    keys = [_header_key(h) for h in header]
+    keys = [rosters.header_key(h) for h in header]
+    which = rosters.kind(header)
+    if which == rosters.CLASS:
+        raise UserError(rosters.wrong_roster(shown, rosters.LMS))
+    if which is None:
+        found = ", ".join(h for h in header if h) or "no column names"
+        raise UserError(f"{shown}: an LMS roster needs the columns lms_id and student_id ({CANVAS_HINT}); "
+                        f"found: {found}")
     if {"lms_id", "student_id"} <= set(keys):
         lms_col, student_cols, canvas = keys.index("lms_id"), [keys.index("student_id")], False
-    elif "id" in keys and ("sis_user_id" in keys or "sis_login_id" in keys):
+    else:  # Canvas's gradebook export (rosters.kind)
         lms_col, canvas = keys.index("id"), True
         student_cols = [keys.index(k) for k in ("sis_user_id", "sis_login_id") if k in keys]
-    else:
-        found = ", ".join(h for h in header if h) or "no column names"
-        raise UserError(f"{shown}: a roster needs the columns lms_id and student_id ({CANVAS_HINT}); "
-                        f"found: {found}")
     name_col = keys.index("student") if canvas and "student" in keys else None
     section_col = keys.index("section") if canvas and "section" in keys else None
 

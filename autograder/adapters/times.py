@@ -13,6 +13,13 @@ applies to another submission that later took their place.
 (``timestamp.txt``, written by nbgrader's ``submit`` and carried by its ``collect``); failing both,
 the notebook file's modification time, which only says when it was copied and so never decides a
 penalty alone (:class:`autograder.adapters.late.Terms`).
+
+nbgrader's own readers (the formgrader's lists, its *Autograde*) take a submission's time from its
+``timestamp.txt`` alone, and call a submission autograded only while the gradebook's time is the one that file
+says.  So a record here also writes its time into that file (:func:`record`), keeping the text it replaced in
+the record; while the record vouches for the submission, both say the same; once it no longer does, the
+file's earlier text is what counts, as if the record had never written there, and the gradebook's writer puts
+it back (:func:`show_nbgrader`).
 """
 
 from __future__ import annotations
@@ -45,20 +52,82 @@ def _notebooks(folder: Path) -> dict[str, str]:
     return found
 
 
+STAMP = "timestamp.txt"  # nbgrader's record of a submission's time, inside the submission folder
+
+
+def _read(root: Path, assignment: str, student: str) -> dict | None:
+    try:
+        data = json.loads(_record_path(root, assignment, student).read_text())
+    except (OSError, ValueError):  # no record (or a damaged one): no evidence from it
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _stamp_text(folder: Path) -> str | None:
+    """The text of the folder's ``timestamp.txt`` (a plain file of under 200 bytes), or None."""
+    stamp = Path(folder) / STAMP
+    try:
+        if stamp.is_file() and not stamp.is_symlink() and stamp.stat().st_size < 200:
+            return stamp.read_text(errors="replace")
+    except OSError:  # unreadable: as if absent
+        pass
+    return None
+
+
+def _written(data: dict | None) -> dict | None:
+    """What a record wrote into the submission's ``timestamp.txt``: {"wrote": text, "replaced": text or None}."""
+    found = (data or {}).get("timestamp_txt")
+    return found if isinstance(found, dict) and isinstance(found.get("wrote"), str) else None
+
+
+def _as_found(root: Path, assignment: str, student: str, folder: Path) -> str | None:
+    """The folder's ``timestamp.txt`` as it stood before a record of the course wrote there: its text, or, where it
+    holds what the record wrote, the text that was there before (None: there was none)."""
+    text, written = _stamp_text(folder), _written(_read(root, assignment, student))
+    if written is not None and text == written["wrote"]:
+        replaced = written.get("replaced")
+        return replaced if isinstance(replaced, str) else None
+    return text
+
+
 def record(root: Path, assignment: str, student: str, folder: Path, when: str, source: str) -> None:
-    """Keep ``when`` (a time nbgrader's parser reads) as the time the submission now in ``folder`` came in."""
+    """Keep ``when`` (a time nbgrader's parser reads) as the time the submission now in ``folder`` came in, and
+    write it into the folder's ``timestamp.txt``, where nbgrader reads it (see the module)."""
+    folder = Path(folder)
     write_atomic(_record_path(root, assignment, student),
-                 json.dumps({"time": when, "source": source, "notebooks": _notebooks(folder)}, indent=1))
+                 json.dumps({"time": when, "source": source, "notebooks": _notebooks(folder),
+                             "timestamp_txt": {"wrote": when, "replaced": _as_found(root, assignment, student, folder)}},
+                            indent=1))
+    write_atomic(folder / STAMP, when)
+
+
+def show_nbgrader(root: Path, assignment: str, student: str, folder: Path) -> None:
+    """Make the folder's ``timestamp.txt`` say what the submission is judged by, for nbgrader's readers: the
+    record's time while the record vouches for the submission, else what the file said before the record wrote
+    there (removed where there was nothing)."""
+    folder = Path(folder)
+    data, text = _read(root, assignment, student), _stamp_text(folder)
+    written, vouched = _written(data), recorded(root, assignment, student, folder)
+    if written is None:
+        if vouched is not None:  # a record made before records wrote timestamp.txt: written now, the same way
+            record(root, assignment, student, folder, *vouched)
+        return
+    if vouched is not None:
+        if text != written["wrote"]:
+            write_atomic(folder / STAMP, written["wrote"])
+    elif text == written["wrote"]:
+        before = written.get("replaced")
+        if isinstance(before, str):
+            write_atomic(folder / STAMP, before)
+        else:
+            (folder / STAMP).unlink(missing_ok=True)
 
 
 def recorded(root: Path, assignment: str, student: str, folder: Path) -> tuple[str, str] | None:
     """The instructor-side record of the submission now in ``folder``: (time, source), or None when there is
     none, or a notebook it was made for is no longer there as it was."""
-    try:
-        data = json.loads(_record_path(root, assignment, student).read_text())
-    except (OSError, ValueError):  # no record (or a damaged one): no evidence from it
-        return None
-    if not isinstance(data, dict) or data.get("source") not in (INSTRUCTOR, COLLECTOR):
+    data = _read(root, assignment, student)
+    if data is None or data.get("source") not in (INSTRUCTOR, COLLECTOR):
         return None
     vouched, now = data.get("notebooks"), _notebooks(folder)
     # every notebook it vouches for is still there as it was: a file added beside them (a scratch notebook
@@ -74,14 +143,11 @@ def submission_time(root: Path, assignment: str, student: str, folder: Path) -> 
     found = recorded(root, assignment, student, folder)
     if found is not None:
         return found
-    stamp = Path(folder) / "timestamp.txt"
-    try:
-        if stamp.is_file() and not stamp.is_symlink() and stamp.stat().st_size < 200:
-            text = outputs.safe_text(stamp.read_text(errors="replace"), 100).strip()
-            if text:
-                return text, NBGRADER
-    except OSError:  # unreadable: as if absent
-        pass
+    text = _as_found(root, assignment, student, folder)  # never a time a record wrote for another submission
+    if text is not None:
+        text = outputs.safe_text(text, 100).strip()
+        if text:
+            return text, NBGRADER
     nb = next((p for p in sorted(Path(folder).glob("*.ipynb")) if p.is_file() and not p.is_symlink()), None)
     if nb is not None:
         return datetime.fromtimestamp(nb.stat().st_mtime, timezone.utc).strftime("%Y-%m-%d %H:%M:%S.%f %Z"), FILE_TIME

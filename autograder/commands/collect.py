@@ -2,7 +2,7 @@
 
 The download is collected by nbgrader's own ``zip_collect`` with :class:`LmsFileNames`, a
 collector plugin that reads the file names of the common LMS downloads and maps LMS ids to
-student ids through an optional roster (:mod:`autograder.adapters.roster`: a ``lms_id,student_id`` CSV or
+student ids through an optional LMS roster (:mod:`autograder.adapters.roster`: a ``lms_id,student_id`` CSV or
 Canvas's gradebook export):
 
 * Canvas: ``lastfirst_[LATE_]USERID_SUBMISSIONID_NOTEBOOK[-N].ipynb`` (``-N``: a resubmission);
@@ -57,13 +57,16 @@ that is not a notebook, an archive inside the download, a name no pattern reads,
 roster lacks, a notebook that is none of the assignment's by its name or by its cells, an older
 duplicate, in ``not-taken/`` a submission older than the one already collected), in
 ``replaced/`` the submissions it replaced, and ``collect-report.json``, which lists every file and
-what became of it; the download itself is kept as ``downloaded/ASSIGNMENT/archive/NAME-TIME.zip``.
-Earlier collects' folders stay until the instructor removes them.
+what became of it; the download itself is kept as ``downloaded/ASSIGNMENT/archive/NAME-TIME.zip``, once: a
+download the archive holds already (the same bytes) is not copied again, nor is one nothing was collected from
+(what it held is kept aside), and a submission that is the same as the one collected is not copied into
+``not-taken/``.  Earlier collects' folders stay until the instructor removes them.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import json
 import os
 import re
@@ -370,6 +373,17 @@ def _recorded_time(root: Path, assignment: str, student: str, folder: Path) -> t
         return when, None
 
 
+def _archived_copy(folder: Path, download: Path) -> Path | None:
+    """The download as an earlier collect kept it in ``folder`` (the same bytes), or None."""
+    size, digest = download.stat().st_size, None
+    for kept in sorted(folder.glob("*.zip")) if folder.is_dir() else ():
+        if kept.is_file() and not kept.is_symlink() and kept.stat().st_size == size:
+            digest = digest or hashlib.sha256(download.read_bytes()).hexdigest()
+            if hashlib.sha256(kept.read_bytes()).hexdigest() == digest:
+                return kept
+    return None
+
+
 def _same_files(a: Path, b: Path) -> bool:
     """Whether two submission folders hold the same notebooks, byte for byte."""
     names = sorted(p.name for p in a.glob("*.ipynb"))
@@ -508,7 +522,7 @@ def _collect(root: Path, download: Path, assignment: str, notebooks: list[str], 
 
     # the newest submission wins, across downloads: compare with what submitted/ already holds
     dated = (base / "kept-aside" / name).relative_to(root).as_posix()
-    taken, replaced, not_taken = [], [], {}
+    taken, replaced, not_taken, same = [], [], {}, {}
     for folder in sorted(staged.glob(f"*/{assignment}")):
         student = folder.parent.name
         current = course.folder(root, "submitted", student, assignment)
@@ -517,25 +531,33 @@ def _collect(root: Path, download: Path, assignment: str, notebooks: list[str], 
         if before is None:
             taken.append(student)
         elif before[1] is not None and new is not None and new < before[1]:
-            not_taken[student] = f"older than the submission already collected on {before[0]}"
+            not_taken[student], same[student] = f"older than the submission already collected on {before[0]}", False
         elif before[1] is not None and new == before[1] and _same_files(folder, current):
-            not_taken[student] = f"the same as the submission already collected on {before[0]}"
+            not_taken[student], same[student] = f"the same as the submission already collected on {before[0]}", True
         else:
             taken.append(student)
             replaced.append({"student": student, "collected_at": before[0],
                              "kept_in": f"{dated}/replaced/{student}/{assignment}"})
     for student, why in not_taken.items():
-        shutil.move(str(staged / student / assignment), str(aside / "not-taken" / student / assignment))
+        if same[student]:  # the collected submission is this one: no second copy of it
+            kept_in = course.folder(root, "submitted", student, assignment).relative_to(root).as_posix()
+        else:
+            shutil.move(str(staged / student / assignment), str(aside / "not-taken" / student / assignment))
+            kept_in = f"{dated}/not-taken/{student}/{assignment}"
         for r in rows:
             if r.get("student") == student and "kept_aside" not in r:
                 r["kept_aside"] = why
-                r["kept_in"] = f"{dated}/not-taken/{student}/{assignment}"
+                r["kept_in"] = kept_in
     for r in rows:
         if "kept_aside" in r and "kept_in" not in r:
             r["kept_in"] = f"{dated}/{r['file']}"
+    # the download is kept once: not again when the archive holds the same file, nor when nothing was taken from it
+    # (what it held that was not taken is kept aside, each file with its reason)
+    earlier = _archived_copy(base / "archive", download)
+    archive = None if earlier is not None or not taken else base / "archive" / f"{name}.zip"
     summary = {"download": str(download), "assignment": assignment, "collect": name,
                "roster": roster_path or None, "lms": lms, "collected_at": dt.datetime.now(dt.timezone.utc).isoformat(),
-               "archive": (base / "archive" / f"{name}.zip").relative_to(root).as_posix(),
+               "archive": (archive or earlier).relative_to(root).as_posix() if (archive or earlier) else None,
                "taken": taken, "replaced": replaced, "files": rows, "kept_aside_in": dated}
     aside.mkdir(exist_ok=True)
     (aside / "collect-report.json").write_text(json.dumps(summary, indent=1))
@@ -546,7 +568,8 @@ def _collect(root: Path, download: Path, assignment: str, notebooks: list[str], 
                      aside / "replaced" / entry["student"] / assignment)
     for student in taken:
         journal.move(staged / student / assignment, course.folder(root, "submitted", student, assignment))
-    journal.move(staged_zip, base / "archive" / f"{name}.zip")
+    if archive is not None:
+        journal.move(staged_zip, archive)
     journal.move(aside, base / "kept-aside" / name)
     # the LMS's time for each submission now in place, kept where no learner can write (autograder.adapters.times)
     for student in taken:
@@ -561,7 +584,7 @@ def _print_summary(root: Path, summary: dict) -> None:
     if not summary["roster"]:
         lms = LMS_NAMES.get(summary.get("lms") or "", "the LMS")
         print(f"WARNING: no --roster given: {lms}'s own LMS ids are used as student ids "
-              "(give --roster ROSTER.csv to map them to your student ids)")
+              "(give --roster with your LMS roster, lms_id,student_id, to map them to your student ids)")
     collected = [r for r in rows if "kept_aside" not in r]
     print(f"collected {len(collected)} notebook(s) of {len(summary['taken'])} student(s) "
           f"into {course.folder(root, 'submitted').relative_to(root)}/")
@@ -587,4 +610,8 @@ def _print_summary(root: Path, summary: dict) -> None:
         print(f"not collected, kept in {where}/ ({len(aside)}):")
         for r in aside:
             print(f"  {r['file']}: {r['kept_aside']}")
+    if summary["archive"] is None:
+        print("the download is not kept: nothing was collected from it (what it held is kept aside, as listed)")
+    elif not summary["archive"].endswith(f"/{summary['collect']}.zip"):
+        print(f"the download is the one already kept as {summary['archive']}: not kept again")
     print(f"report: {where}/collect-report.json")

@@ -5,15 +5,20 @@ went wrong), or ``--format canvas``, the gradebook import Canvas expects (one ro
 one column per assignment, a *Points Possible* row; Canvas matches rows by its own user ID,
 which the roster, or the gradebook's ``lms_user_id``, gives for each student id).
 
-Every student gets a row for every assignment the gradebook knows, submitted or not: the
-students of the gradebook's students table (``nbgrader db student add/import``, and everyone
-graded) and, with ``--roster``, every student of the roster (:mod:`autograder.adapters.roster`).  A
-student with no submission gets 0 of the assignment's points and the note ``no submission``,
-so a missing submission is never a missing row that an LMS import would skip silently.
+The assignments exported are the ones due or graded: an assignment whose due date (the late policy's, else the
+gradebook's) has passed, or that has a submission in the gradebook; one handed out to nobody yet and never due
+would only fill an LMS with zeros (``--all-assignments``, ``--GradesExport.all_assignments=True``, exports every
+one the gradebook knows).  Every student gets a row for each of them, submitted or not: the students of the
+gradebook's students table (``nbgrader db student add/import``, and everyone graded) and, with ``--roster``,
+every student of the roster (:mod:`autograder.adapters.roster`).  A student with no submission gets 0 of the
+assignment's points and the note ``no submission`` once the assignment is due for them (their extension
+counted), so a missing submission is never a missing row that an LMS import would skip silently; before that
+the score is left empty, with the note ``not due yet``.  A Canvas row needs the student's Canvas ID: one
+without (a student of the gradebook the roster does not list) is left out of the file, and its student named.
 
 :class:`GradesExport` is an nbgrader ``ExportPlugin``; ``nbgrader_config.py`` makes it
 ``ExportApp.plugin_class``, so ``nbgrader export`` writes the same file (its roster:
-``--GradesExport.roster=roster.csv``).  Beside nbgrader's scores (manual overrides included)
+``--GradesExport.roster=lms-roster.csv``).  Beside nbgrader's scores (manual overrides included)
 and the late penalty grading recorded, each row says where the submission time came from and
 what went wrong or was tampered with, from the result store.
 """
@@ -24,11 +29,13 @@ import csv
 import io
 import sys
 
+import datetime as dt
+
 from nbgrader.api import Gradebook, MissingEntry
 from nbgrader.plugins import ExportPlugin
-from traitlets import Unicode
+from traitlets import Bool, Unicode
 
-from autograder.adapters import roster
+from autograder.adapters import late, roster
 from autograder.grading.store import ResultStore
 from autograder.values import course
 from autograder.values.errors import UserError
@@ -40,6 +47,7 @@ COLUMNS = ["assignment", "student", "score", "max_score", "timestamp", "timestam
 NO_SUBMISSION = "no submission"
 
 
+NOT_DUE = "not due yet"
 NOT_GRADED = "not graded now (held until its submission time reads, or not graded yet): see autograder grade"
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
@@ -56,6 +64,16 @@ class GradesExport(ExportPlugin):
     """nbgrader's export plugin for this course: one row per student and assignment (see the module's docstring)."""
 
     roster = Unicode("", help="roster CSV (see autograder.adapters.roster): its students are exported too").tag(config=True)
+    all_assignments = Bool(False, help="export every assignment the gradebook knows, not only those due or graded"
+                           ).tag(config=True)
+    left_out: list[str] = []  # the assignments the last rows() left out, neither due nor graded
+
+    def _due(self, rules, a, student: str | None = None) -> dt.datetime | None:
+        """When ``a`` is due (for ``student``, their extension added): the late policy's date, else the
+        gradebook's; None when it has none."""
+        due = late.due_date(rules, a.name) or a.duedate
+        extra = late.extension(rules, a.name, student) if student and due is not None else None
+        return due + extra if due is not None and extra else due
 
     def students(self, gradebook: Gradebook, extra: tuple[str, ...] = ()) -> list[str]:
         """Every student to export: the gradebook's students table, then the roster's, once each."""
@@ -64,22 +82,31 @@ class GradesExport(ExportPlugin):
         return [s for s in found if not self.student or s in self.student]
 
     def rows(self, gradebook: Gradebook, students: tuple[str, ...] = ()) -> list[dict]:
-        store = ResultStore(course.find_root())
+        root = course.find_root()
+        store, rules = ResultStore(root), late.policy(root)
         if not students and self.roster:
             students = roster.read(self.roster).students
         everyone = self.students(gradebook, students)
-        rows = []
+        now = dt.datetime.now(dt.timezone.utc).replace(tzinfo=None)  # nbgrader's times: naive UTC
+        rows, self.left_out = [], []
         for a in gradebook.assignments:
             if self.assignment and a.name not in self.assignment:
+                continue
+            due = self._due(rules, a)
+            if not (self.all_assignments or a.submissions or (due is not None and due <= now)):
+                self.left_out.append(a.name)
                 continue
             for student in everyone:
                 try:
                     sub = gradebook.find_submission(a.name, student)
                 except MissingEntry:
-                    rows.append({"assignment": a.name, "student": student, "score": 0.0,
+                    mine = self._due(rules, a, student)
+                    owed = mine is None or mine <= now
+                    rows.append({"assignment": a.name, "student": student, "score": 0.0 if owed else "",
                                  "max_score": a.max_score, "timestamp": "", "timestamp_source": "",
-                                 "days_late": 0.0, "late_penalty": 0.0, "final_score": 0.0,
-                                 "notes": NO_SUBMISSION})
+                                 "days_late": 0.0 if owed else "", "late_penalty": 0.0 if owed else "",
+                                 "final_score": 0.0 if owed else "",
+                                 "notes": NO_SUBMISSION if owed else f"{NOT_DUE} (due {mine:%Y-%m-%d %H:%M} UTC)"})
                     continue
                 notes, sources, late_s = [], set(), 0.0
                 for nb in a.notebooks:
@@ -107,6 +134,7 @@ class GradesExport(ExportPlugin):
         _write(self.to or "grades.csv", text.getvalue())
         print(f"wrote {len(rows)} row(s) to {self.to or 'grades.csv'}")
         _say_missing(rows)
+        _say_left_out(self.left_out)
 
 
 def _write(to: str, text: str) -> None:
@@ -114,6 +142,12 @@ def _write(to: str, text: str) -> None:
     aside = write_for_people(to, text, course.find_root())
     if aside is not None:
         print(kept_line(to, aside))
+
+
+def _say_left_out(names: list[str]) -> None:
+    if names:
+        print(f"left out {len(names)} assignment(s) neither due nor graded: {', '.join(names[:6])}"
+              + (" ..." if len(names) > 6 else "") + " (--all-assignments exports them too)")
 
 
 def _say_missing(rows: list[dict]) -> None:
@@ -153,7 +187,7 @@ def run(args) -> int:
     listed = roster.read(args.roster) if getattr(args, "roster", None) else None
     students = listed.students if listed else ()
     with Gradebook(db_url) as gb:
-        plugin = GradesExport(to=args.to)
+        plugin = GradesExport(to=args.to, all_assignments=getattr(args, "all_assignments", False))
         if getattr(args, "format", "rows") != "canvas":
             plugin.export(gb, students)
             return 0
@@ -161,13 +195,22 @@ def run(args) -> int:
         lms_ids = {s.id: s.lms_user_id for s in gb.students if s.lms_user_id}
     if listed:
         lms_ids.update(listed.lms_of)
+    # a row without a Canvas ID is one Canvas cannot match to a student: left out, and its student named
+    unmatched = sorted({r["student"] for r in rows if not lms_ids.get(r["student"])})
+    rows = [r for r in rows if lms_ids.get(r["student"])]
     table = canvas_rows(rows, lms_ids, listed.names if listed else None, listed.sections if listed else None)
     text = io.StringIO(newline="")
     csv.writer(text).writerows([cell(v) for v in row] for row in table)
     _write(args.to, text.getvalue())
-    missing = [r[2] for r in table[2:] if not r[1]]
     print(f"wrote {len(table) - 2} student row(s) for Canvas to {args.to}")
     _say_missing(rows)
-    if missing:
-        print(f"no Canvas ID for {len(missing)} student(s) (give --roster): {', '.join(missing[:10])}", file=sys.stderr)
+    _say_left_out(plugin.left_out)
+    if unmatched:
+        shown = ", ".join(unmatched[:10]) + (" ..." if len(unmatched) > 10 else "")
+        if listed:
+            print(f"left out of {args.to}, not in the roster {listed.source} and with no LMS id in the gradebook "
+                  f"({len(unmatched)}): {shown} (add them to the roster to export them)", file=sys.stderr)
+        else:
+            print(f"left out of {args.to}, with no Canvas ID ({len(unmatched)}): {shown} (give --roster with their "
+                  "Canvas IDs, or `nbgrader db student add ID --lms-user-id=CANVAS_ID`)", file=sys.stderr)
     return 0

@@ -30,7 +30,7 @@ from traitlets import List
 from autograder.grading.store import ResultStore
 from autograder.values import course, learner_view, outputs
 from autograder.values.errors import UserError
-from autograder.values.files import kept_line, write_for_people
+from autograder.values.files import kept_folder, kept_line, write_for_people
 from autograder.values.records import NotebookResult
 
 
@@ -225,7 +225,7 @@ def run(args) -> int:
             page = _page([f"# Feedback: {html.escape(assignment)}/{html.escape(stem)}", TAKEN_BACK])
             print(f"{student} {assignment}/{stem}: no grade recorded now; the page says the earlier one was taken back")
         out = course.folder(root, "feedback", student, assignment, f"{stem}.html")
-        aside = write_for_people(out, page, root, keep_in=root / ".autograder" / "kept" / "feedback" / student / assignment)
+        aside = write_for_people(out, page, root, keep_in=kept_folder(root, out))
         if aside is not None:
             print(kept_line(out, aside))
     print(f"wrote {len(chosen)} feedback file(s) under {course.folder(root, 'feedback').name}/")

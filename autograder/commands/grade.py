@@ -204,7 +204,7 @@ def run(args) -> int:
         before = store.get(f.assignment.name, f.student, f.notebook)
         if store.remove(f.assignment.name, f.student, f.notebook) or \
                 (f.student, f.assignment.name, f.notebook) in in_gradebook:
-            withdraw(root, db_url, f.assignment.name, f.student, f.notebook)
+            withdraw(root, db_url, f.assignment.name, f.student, f.notebook, f.path.parent)
             if before is not None:
                 taken_back.append((f, before))
     todo = [f for f in todo if id(f) not in held]

@@ -22,10 +22,9 @@ import zipfile
 from pathlib import Path
 
 from autograder import PACKAGE_DIR
-from autograder.adapters import generate
+from autograder.adapters import generate, release_folder
 from autograder.adapters import roster as roster_mod
 from autograder.adapters.exchange import make_own
-from autograder.commands import release
 from autograder.values import course, learner_view, support, variants
 from autograder.values.errors import UserError
 
@@ -48,10 +47,12 @@ c.Execute.timeout = 300
 from autograder.values.wire import KERNEL_ARGS  # noqa: E402
 
 c.Execute.extra_arguments = list(KERNEL_ARGS)
-# an answer cell handed out with a planted bug keeps it when a notebook is released again
+# an answer cell handed out with a planted bug keeps it when a notebook is released again, and your own work in
+# notebooks/ is kept beside the fresh release (autograder.adapters.converters)
+from autograder.adapters.converters import KeepLearnersWork  # noqa: E402
 from autograder.values.learner_view import generate_steps  # noqa: E402
 
-c.GenerateAssignment.preprocessors = generate_steps()
+c.GenerateAssignment.preprocessors = generate_steps() + [KeepLearnersWork]
 '''
 
 README = """# PyTorch course: your notebooks
@@ -157,7 +158,7 @@ def _fill(dest: Path, names: list[str], root: Path, student: str | None = None) 
             shutil.copytree(src, dest / "notebooks" / name, ignore=shutil.ignore_patterns("__pycache__"))
             shutil.copytree(src, dest / PRISTINE / name, ignore=shutil.ignore_patterns("__pycache__"))
             # what this release wrote, so that `autograder release` in the pack keeps a learner's edits aside
-            release.write_record(dest / "notebooks", {name: release.fingerprints(src)})
+            release_folder.write_record(dest / "notebooks", {name: release_folder.fingerprints(src)})
     shutil.copytree(PACKAGE_DIR, dest / "autograder", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     for f in ("pyproject.toml", "environment.yml"):
         if (root / f).is_file():

@@ -84,6 +84,16 @@ class NotebookData:
     def has_variants(self) -> bool:
         return bool(variants.params(self.solution))
 
+    @property
+    def where(self) -> str:
+        """How a run names this copy to the instructor: ``ASSIGNMENT/NOTEBOOK``, with its variant where the notebook
+        has variants (the default, or the values this copy binds), so that one variant's lines tell from another's."""
+        name = f"{self.assignment.name}/{self.name}"
+        if not self.variant:
+            return f"{name} (default variant)" if self.has_variants else name
+        values = ", ".join(f"{k}={v!r}" for k, v in sorted(self.variant.items()))
+        return f"{name} (variant {values if len(values) <= 100 else values[:99] + '…'})"
+
     def for_variant(self, values: dict) -> "NotebookData":
         """This notebook rendered for ``values`` (itself for the default variant), made once per process."""
         if not values or values == variants.default(self.solution) or values == self.variant:

@@ -74,9 +74,10 @@ _GRADER_VERSION: str | None = None
 
 # Commands that only read results or submissions, fill submitted/ or serve learners: no grade depends on their
 # code, and nothing that grades imports them (tests/test_term.py checks that), so changing one regrades nothing.
-NOT_GRADING = frozenset({"commands/check.py", "commands/collect.py", "commands/export.py", "commands/feedback.py",
+NOT_GRADING = frozenset({"commands/check.py", "commands/collect.py", "commands/demo.py", "commands/export.py", "commands/feedback.py",
                          "commands/handout.py", "commands/progress.py", "commands/release.py", "commands/report.py",
                          "commands/similarity.py", "adapters/hiddentests.py", "adapters/roster.py", "adapters/exchange.py",
+                         "adapters/release_folder.py", "adapters/converters.py",
                          "commands/hub.py",
                          "hub/__init__.py", "hub/config.py", "hub/layout.py", "hub/roster.py", "hub/spawner.py"})
 
@@ -148,7 +149,7 @@ def run_job(job: Job) -> JobOutput:
 
 def reference_job(data: NotebookData, seed: int, sandbox: bool, short: bool = True) -> Reference:
     """Run one notebook's reference solution (in a worker): its observations, or why there are none."""
-    where = f"{data.assignment.name}/{data.name}"
+    where = data.where
     recorded = reference_recorded(data, seed, reference_cache(data.root), short)
     print(f"reference {'recorded earlier, reused' if recorded else 'run'}: {where} (seed {seed})", flush=True)
     start = time.monotonic()

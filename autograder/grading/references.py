@@ -112,7 +112,7 @@ def run_reference(data: NotebookData, seed: int, limits: Limits | None = None, s
         return res
 
     res = run(armed, expressions, keep_cache=True)
-    where = f"reference solution {data.assignment.name}/{data.name}"
+    where = f"reference solution {data.where}"
     observations, failure = _observations(data, res, where)
     if failure:
         return Reference(failure=failure)

@@ -1,4 +1,5 @@
-"""The class roster of a class server, and the accounts it makes.
+"""The class roster of a class server, and the accounts it makes (an LMS roster, ``lms_id,student_id``, is another
+file: :mod:`autograder.values.rosters` tells them apart).
 
 A roster is a CSV file with a header and the columns ``username`` and ``role`` (``instructor`` or
 ``student``), and optionally nbgrader's ``first_name``, ``last_name`` and ``email`` (which the
@@ -20,6 +21,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+from autograder.values import rosters
 from autograder.values.errors import UserError
 
 ROLES = ("instructor", "student")
@@ -43,9 +45,12 @@ def read_roster(path: Path) -> list[Member]:
         raise UserError(f"no roster file {path}: give a CSV with the columns username,role "
                         "(role: instructor or student)")
     with open(path, newline="", encoding="utf-8-sig") as f:
-        rows = list(csv.DictReader(f))
+        reader = csv.DictReader(f)
+        rows = list(reader)
+    if rosters.kind(list(reader.fieldnames or [])) == rosters.LMS:
+        raise UserError(rosters.wrong_roster(str(path), rosters.CLASS))
     if not rows or not {"username", "role"} <= {k.strip().lower() for k in rows[0] if k}:
-        raise UserError(f"{path}: the roster needs a header with the columns username and role")
+        raise UserError(f"{path}: the class roster needs a header with the columns username and role")
     members: dict[str, Member] = {}
     for line, row in enumerate(rows, start=2):
         row = {(k or "").strip().lower(): (v or "").strip() for k, v in row.items()}

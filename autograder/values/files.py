@@ -7,7 +7,8 @@ one, never a half-written one, and a crash leaves no partial file under the real
 
 A file written for people (a grade export, a class report, a feedback page) may stand where a person put
 or edited a file of their own: :func:`write_for_people` replaces only what a command wrote there last, and
-keeps anything else beside it first (the one rule; a release keeps a learner's notebook the same way).
+keeps anything else beside it first (the one rule, which nbgrader's feedback writer follows too,
+:mod:`autograder.adapters.converters`; a release keeps a learner's notebook the same way).
 """
 
 from __future__ import annotations
@@ -97,48 +98,79 @@ def written_record(root: os.PathLike) -> Path:
     return Path(root) / ".autograder" / "written.json"
 
 
-def write_for_people(path: os.PathLike, content: str | bytes, root: os.PathLike,
-                     keep_in: os.PathLike | None = None) -> Path | None:
-    """Write ``path`` (whole), replacing what a command of the course at ``root`` wrote there last; a file
-    there with other contents (made or edited by a person) is first renamed aside (:func:`aside_name`),
-    beside it or, where a copy beside it would be taken for one of its kind (a feedback page that nbgrader
-    hands out), into the folder ``keep_in``; that name is returned so that the command says where.  A link
-    or a folder there is refused.
+def kept_folder(root: os.PathLike, path: os.PathLike) -> Path:
+    """Where a person's file at ``path`` (inside the course at ``root``) is kept when a copy beside it would be
+    taken for one of its kind (a feedback page that nbgrader hands out): the same place under
+    ``.autograder/kept/``."""
+    return Path(root) / ".autograder" / "kept" / Path(path).resolve().parent.relative_to(Path(root).resolve())
 
-    The record (:func:`written_record`) holds the digest of the last write to each path: a record lost to
-    two commands writing it at once only makes a later write keep a copy it did not need to."""
+
+def _record(root: os.PathLike) -> dict:
+    try:
+        record = json.loads(written_record(root).read_text(encoding="utf-8"))
+    except (OSError, ValueError):  # no record yet, or a damaged one: every file there counts as a person's
+        return {}
+    return record if isinstance(record, dict) else {}
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def keep_if_theirs(path: os.PathLike, root: os.PathLike, keep_in: os.PathLike | None = None,
+                   same_as: bytes | None = None) -> Path | None:
+    """Before a command of the course at ``root`` writes ``path``: what stands there, unless it is what a command
+    wrote there last (or the same as ``same_as``, what is about to be written), is a person's, and is renamed
+    aside (:func:`aside_name`), beside it or into the folder ``keep_in``; that name is returned, so that the
+    command says where.  A link or a folder there is refused, and so is a way there through a folder link another
+    account made (:func:`foreign_link`)."""
     path = Path(path)
-    data = content.encode("utf-8") if isinstance(content, str) else content
     if path.is_symlink() or (path.exists() and not path.is_file()):
         raise UserError(f"{path} is not a plain file (a link or a folder): move it away, or write elsewhere")
     planted = foreign_link(path.parent)
     if planted is not None:
         raise UserError(f"{path} would be written through {planted}, a link another account made: write elsewhere")
-    record_file = written_record(root)
+    if not path.exists():
+        return None
     try:
-        record = json.loads(record_file.read_text(encoding="utf-8"))
-        record = record if isinstance(record, dict) else {}
-    except (OSError, ValueError):  # no record yet, or a damaged one: every file there counts as a person's
-        record = {}
-    key = str(path.resolve())
-    aside = None
-    if path.exists():
-        try:
-            digest = hashlib.sha256(path.read_bytes()).hexdigest()
-        except OSError as exc:
-            raise UserError(f"{path} exists and cannot be read ({exc.strerror}): move it away, or write elsewhere") from None
-        if digest not in (record.get(key), hashlib.sha256(data).hexdigest()):
-            aside = aside_name(Path(keep_in) / path.name if keep_in else path, time.strftime("%Y-%m-%dT%H%M%S"), True)
-            aside.parent.mkdir(parents=True, exist_ok=True)
-            os.replace(path, aside)
+        digest = _digest(path.read_bytes())
+    except OSError as exc:
+        raise UserError(f"{path} exists and cannot be read ({exc.strerror}): move it away, or write elsewhere") from None
+    if digest == _record(root).get(str(path.resolve())) or (same_as is not None and digest == _digest(same_as)):
+        return None
+    aside = aside_name(Path(keep_in) / path.name if keep_in else path, time.strftime("%Y-%m-%dT%H%M%S"), True)
+    aside.parent.mkdir(parents=True, exist_ok=True)
+    os.replace(path, aside)
+    return aside
+
+
+def remember_written(root: os.PathLike, paths: list[os.PathLike]) -> None:
+    """Record each of ``paths`` as what a command of the course at ``root`` wrote there last (its digest now)."""
+    record = _record(root)
+    for path in paths:
+        record[str(Path(path).resolve())] = _digest(Path(path).read_bytes())
+    write_atomic(written_record(root), json.dumps(record, indent=1, sort_keys=True) + "\n")
+
+
+def write_for_people(path: os.PathLike, content: str | bytes, root: os.PathLike,
+                     keep_in: os.PathLike | None = None) -> Path | None:
+    """Write ``path`` (whole), replacing what a command of the course at ``root`` wrote there last; a file
+    there with other contents (made or edited by a person) is first kept aside (:func:`keep_if_theirs`), whose
+    name is returned.  A writer that is not the course's own (nbgrader's feedback pages) follows the same rule
+    through :func:`keep_if_theirs` and :func:`remember_written`.
+
+    The record (:func:`written_record`) holds the digest of the last write to each path: a record lost to
+    two commands writing it at once only makes a later write keep a copy it did not need to."""
+    path = Path(path)
+    data = content.encode("utf-8") if isinstance(content, str) else content
+    aside = keep_if_theirs(path, root, keep_in, same_as=data)
     try:
         write_atomic(path, data)
     except BaseException:  # nothing written (a full disk, an interrupt): the person's file goes back where it was
         if aside is not None and not path.exists():
             os.replace(aside, path)
         raise
-    record[key] = hashlib.sha256(data).hexdigest()
-    write_atomic(record_file, json.dumps(record, indent=1, sort_keys=True) + "\n")
+    remember_written(root, [path])
     return aside
 
 

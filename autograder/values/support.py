@@ -146,7 +146,10 @@ def nbgrader_ignores(root: Path, *kinds: str) -> list[str]:
     """Patterns for nbgrader's ``CourseDirectory.ignore``, for the assignment folders under ``root/KIND``
     for each of ``kinds`` (say ``solutions``, ``notebooks``): what a course never ships (:data:`NEVER_SHIPPED`:
     caches, checkpoints, feedback), the editor leftovers; a jupytext copy of
-    any notebook (``NN_topic.py``, ``.md``, ...) whenever it appears; and each unlisted file there now.
+    any notebook (``NN_topic.py``, ``.md``, ...) whenever it appears; each unlisted file there now; and, in
+    the folders of every kind after the first (the source), each notebook there now that the source's folder
+    does not have (a learner's copy kept aside by a release, ``NN_topic.mine-TIME.ipynb``, or of their own:
+    nbgrader's ``release_assignment`` would hand it to the class).
 
     nbgrader matches a pattern against a file's name within its own folder, so a pattern is a name,
     not a path: a name that one folder lists and another does not is left to :func:`prune` (which
@@ -158,9 +161,13 @@ def nbgrader_ignores(root: Path, *kinds: str) -> list[str]:
             folders += sorted(p for p in base.iterdir() if p.is_dir() and not p.name.startswith("."))
     lists = {folder: _listed_or_none(folder) for folder in folders}  # each folder's notebooks read once
     shipped = {PurePosixPath(n).name for names in lists.values() for n in names}
+    source = Path(root) / kinds[0] if kinds else None
+    made = {nb.name for folder in folders if folder.parent == source for nb in _notebooks(folder)}
     out = list(LEFTOVERS)
     for folder in folders:
         for nb in _notebooks(folder):
             out += [glob.escape(nb.stem) + ext for ext in JUPYTEXT]
+            if folder.parent != source and nb.name not in made:  # (never the name of a source notebook)
+                out.append(glob.escape(nb.name))
         out += [glob.escape(PurePosixPath(rel).name) for rel in unlisted(folder, lists[folder])]
     return [*NEVER_SHIPPED, *(p for p in dict.fromkeys(out) if p not in shipped)]
