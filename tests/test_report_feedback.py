@@ -16,7 +16,7 @@ from bs4 import BeautifulSoup
 from support import bare_fixture_course, run_tool
 
 from autograder.commands import feedback, report
-from autograder.values import outputs
+from autograder.values import messages, outputs
 from autograder.values.records import ExerciseResult, NotebookResult
 
 EX1, EX2, EX3 = "Exercise 1.1 — Shapes", "Exercise 1.2 — Broadcasting", "Exercise 2.1 — Devices"
@@ -31,23 +31,24 @@ def _nb(student, notebook, *exercises, penalty=0.0, late=0.0):
     return NotebookResult(student, "01_a", notebook, list(exercises), late_penalty=penalty, seconds_late=late)
 
 
-SYNTAX = ("your answer cell raised SyntaxError\nthe tests raised NameError (test cell, line 1)",
-          [{"check": "visible tests", "concept": "the tests raised NameError (test cell, line 1)"}])
-IMPORT = ("your answer cell raised ModuleNotFoundError\nthe tests raised NameError (test cell, line 2)",
-          [{"check": "visible tests", "concept": "the tests raised NameError (test cell, line 2)"}])
+SYNTAX_CAUSE = messages.answer_cause("SyntaxError")
+SYNTAX = (f"{SYNTAX_CAUSE} (answer cell, line 2): fix it first, the tests use what it defines",
+          [{"check": "answer cell", "cause": SYNTAX_CAUSE, "where": "answer cell, line 2"}])
 
 
-def test_an_answer_cell_error_is_the_cause_not_the_name_error_after_it():
-    assert report.gaps_of(_ex("ex1_1", EX1, "failed", *SYNTAX)) == [
-        ("answer cell", "SyntaxError in the answer cell: the code does not parse, so nothing it defines exists")]
-    (check, cause), = report.gaps_of(_ex("ex1_1", EX1, "failed", *IMPORT))
-    assert check == "answer cell" and cause.startswith("import error (ModuleNotFoundError) in the answer cell")
-    # a hidden check that failed beside an answer error stays counted
-    mixed = _ex("ex1_1", EX1, "failed", "your answer cell raised ValueError\nshape differs",
-                [{"check": "shape", "concept": "keep the batch dimension"}])
-    assert report.gaps_of(mixed) == [("answer cell", "the answer cell raised ValueError"),
-                                     ("shape", "keep the batch dimension")]
-    assert report.gaps_of(_ex("ex1_1", EX1, "not attempted")) == [("not attempted", "the answer cell still holds the stub")]
+def test_a_gap_is_the_cause_the_grader_recorded_never_a_phrase_cut_from_a_message():
+    (gap,) = report.gaps_of(_ex("ex1_1", EX1, "failed", *SYNTAX))
+    assert (gap.check, gap.cause, gap.where) == ("answer cell", SYNTAX_CAUSE, "answer cell, line 2")
+    assert SYNTAX_CAUSE == "SyntaxError in the answer cell: the code does not parse, so nothing it defines exists"
+    # an exception that is not Python's own is named as such, whole (it read "the answer cell raised an")
+    assert messages.answer_cause("MyError: x") == "the answer cell raised an exception"
+    # the answer cell's error first, a hidden check that failed beside it still counted
+    mixed = _ex("ex1_1", EX1, "failed", "", [{"check": "shape", "concept": "keep the batch dimension"},
+                                              {"check": "answer cell", "cause": "the answer cell raised ValueError"}])
+    assert [(g.check, g.concept or g.cause) for g in report.gaps_of(mixed)] == [
+        ("answer cell", "the answer cell raised ValueError"), ("shape", "keep the batch dimension")]
+    assert [(g.check, g.cause) for g in report.gaps_of(_ex("ex1_1", EX1, "not attempted", messages.NOT_STARTED))] \
+        == [("not attempted", messages.NOT_STARTED)]
 
 
 def test_students_with_several_notebooks_count_once():
