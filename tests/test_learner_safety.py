@@ -235,6 +235,35 @@ def test_check_and_progress_recognise_renamed_copies(fx, tmp_path):
     assert "not one of the course's notebooks" in one_line(out)
 
 
+@pytest.mark.slow
+def test_visible_tests_alone_give_no_points(fx):
+    """Visible asserts catch only some bugs: without the hidden tests a pass is "visible tests passed", never
+    points or a score; with them, the points."""
+    set_answers(notebook(fx), attacks.answers(attacks.CORRECT_1))
+    out = autograder("check", str(notebook(fx)), cwd=fx)
+    assert out.returncode == 3, out.stdout + out.stderr
+    assert "[PASS] Exercise 0.1 — Add one  (visible tests passed)" in out.stdout, out.stdout
+    assert "[TODO] Exercise 0.2 — Double  (not attempted)" in out.stdout, out.stdout
+    assert "score" not in out.stdout and "/3" not in out.stdout and "add --hidden" in out.stdout, out.stdout
+    out = autograder("check", str(notebook(fx)), "--hidden", cwd=fx)
+    assert out.returncode == 3, out.stdout + out.stderr
+    assert "[PASS] Exercise 0.1 — Add one  (1/1)" in out.stdout and "score 1/3" in out.stdout, out.stdout
+    out = autograder("progress", str(notebook(fx).parent), cwd=fx)
+    assert "visible tests passed" in out.stdout and "score" not in out.stdout and "/3" not in out.stdout, out.stdout
+
+
+def test_progress_counts_a_kept_copy_once_and_orders_exercises_by_number(fx):
+    """A copy a release kept aside is the learner's earlier work, not a second notebook ("18/36"); exercises
+    come in the order of their numbers (notebook 07 holds 7.7's cells before 7.6's)."""
+    shutil.copy(notebook(fx), notebook(fx).with_name(f"{NAME}.mine-2026-12-01T150102.ipynb"))
+    out = autograder("progress", str(notebook(fx).parent), cwd=fx)
+    assert out.returncode == 3 and out.stdout.count("[TODO] Exercise 0.1") == 1, out.stdout + out.stderr
+    assert "0 passed, 0 failed, 2 not attempted" in out.stdout, out.stdout
+    out = autograder("progress", "notebooks/07_distributed", cwd=ROOT)  # untouched: no kernel runs
+    numbers = [line.split("Exercise ")[1].split(" ")[0] for line in out.stdout.splitlines() if "[TODO] Exercise" in line]
+    assert numbers == ["7.1", "7.2", "7.3", "7.4", "7.5", "7.6", "7.7"], out.stdout
+
+
 # ---------------------------------------------------------------- a student pack
 
 
@@ -248,7 +277,9 @@ def test_check_hidden_in_a_pack_and_release_there_keeps_work(fx, tmp_path):
     assert out.returncode == 3, out.stdout + out.stderr
     assert out.stdout.splitlines()[0] == check.NO_HIDDEN, out.stdout
     assert out.stdout.count("no hidden tests") == 1 and "Traceback" not in out.stderr
-    assert "[PASS] Exercise 0.1" in out.stdout, out.stdout
+    assert "[PASS] Exercise 0.1 — Add one  (visible tests passed)" in out.stdout, out.stdout
+    # a pack has no hidden tests to run: nothing tells the learner to ask for them, and no points are shown
+    assert "--hidden" not in out.stdout and "score" not in out.stdout, out.stdout
 
     out = autograder("release", cwd=pack)
     assert out.returncode == 0, out.stdout + out.stderr

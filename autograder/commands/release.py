@@ -20,7 +20,7 @@ from pathlib import Path
 
 from autograder.adapters.generate import generate
 from autograder.values import course, released
-from autograder.values.files import aside_name, write_atomic
+from autograder.values.files import ASIDE_TIME, aside_name, write_atomic
 
 RECORD = ".release.json"
 _RECORD_ABOUT = ("What `autograder release` last wrote into this folder. Before it writes a fresh release it keeps "
@@ -43,7 +43,7 @@ def release(names: list[str] | None = None, root: Path | None = None, report=Non
     names = course.assignment_names(root, names)
     say = report or (lambda line: None)
     dest_root = course.folder(root, "release")
-    stamp = time.strftime("%Y-%m-%dT%H%M%S")
+    stamp = time.strftime(ASIDE_TIME)
     with tempfile.TemporaryDirectory() as tmp:
         fresh_root = Path(tmp) / "release"
         generate(names, root, fresh_root, db_url=course.gradebook_url(root))
