@@ -4,8 +4,8 @@ nbgrader's code makes the release (:mod:`.generate`), holds the grades (:mod:`.g
 of scores and late penalties), restores the hidden tests it recorded
 (:mod:`.hiddentests`), applies the late policy (:mod:`.late`, from the submission times of
 :mod:`.times`), hands each student their own variant through its exchange (:mod:`.exchange`) and collects
-from it only what each student wrote, when it was written (:mod:`.exchange_collect`); rosters come from the
-LMS (:mod:`.roster`).
+from it only what each student wrote, when it was written (:mod:`.exchange_collect`), and has its Validate say
+in one line that an exercise is not attempted yet (:mod:`.validate`); rosters come from the LMS (:mod:`.roster`).
 
 They sit on top of the grading core; nbgrader's own ``autograde`` runs the ``grade`` command
 (:mod:`autograder.commands.autograde`).

@@ -17,6 +17,10 @@ import nbformat
 
 from autograder.values import course, nbfmt, released, variants
 
+STUB_MESSAGE = "exercise not attempted yet"
+# what every answer cell holds as released (nbgrader_config.py's ClearSolutions.code_stub)
+CODE_STUB = f'# YOUR CODE HERE\nraise NotImplementedError("{STUB_MESSAGE}")'
+
 
 def pristine_release(solution: nbformat.NotebookNode, root: Path) -> nbformat.NotebookNode:
     """The learner notebook as ``nbgrader generate_assignment`` makes it from ``solution`` (sources and
