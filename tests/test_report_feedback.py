@@ -13,7 +13,7 @@ import sys
 import nbformat
 import pytest
 from bs4 import BeautifulSoup
-from support import bare_fixture_course, run_tool
+from support import ROOT, bare_fixture_course, run_tool
 
 from autograder.commands import feedback, report
 from autograder.values import messages, outputs
@@ -188,3 +188,23 @@ def test_report_keeps_a_page_of_yours_and_names_a_misspelt_assignment(tmp_path):
                        (["report", "--to", str(mine)], "is a file: --to names the folder")):
         out = run_tool([sys.executable, "-m", "autograder", *args], course, timeout=300)
         assert out.returncode == 2 and said in out.stderr and len(out.stderr.strip().splitlines()) == 1, out.stderr
+
+
+def test_feedback_says_a_student_was_graded_on_their_own_variant():
+    """A student who hands in a classmate's variant is graded on their own (the grade table notes it): their
+    page says so, with their own values, where it would only read "failed 0/3"."""
+    from autograder.grading.coursedata import NotebookData
+    from autograder.grading.submission import merge
+    from autograder.values import course, variants
+
+    data = NotebookData.loaded(course.Assignment("01_tensors", ROOT), "01_tensors")
+    theirs = {name: values[1] for name, values in variants.params(data.solution).items()}  # not the default's
+    mine = data.for_variant(theirs)
+    _, tampering, _ = merge(data.release, mine.release, mine.solution)  # the default variant, handed in
+    result = NotebookResult("ann", "01_tensors", "01_tensors", [_ex("ex1_2", "Exercise 1.2", "failed", points=3.0)],
+                            tampering=tampering)
+    text = BeautifulSoup(feedback.render_html(feedback.feedback_notebook(nbformat.v4.new_notebook(), result)),
+                         "html.parser").get_text(" ", strip=True)
+    assert (f"Your notebook holds another variant than yours (cell ex1_2_variant): it was graded on your own, "
+            f"PATCH_LAYOUT = {theirs['PATCH_LAYOUT']!r}") in text, text
+    assert text.count("another variant than yours") == len({v for v in tampering if "variant cell" in v}) > 0

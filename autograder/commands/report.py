@@ -44,7 +44,7 @@ def gaps_of(e: ExerciseResult) -> list[Failure]:
     if e.status == "passed":
         return []
     if e.status == "not attempted":
-        return [Failure("not attempted", "", (e.message or NOT_STARTED).splitlines()[0])]
+        return [Failure.from_dict(c) for c in e.failed_checks] or [Failure("not attempted", "", NOT_STARTED)]
     found = [Failure.from_dict(c) for c in e.failed_checks]
     if not found:  # a result with no failure recorded (a run that stopped): its message says why
         lines = [x.strip() for x in (e.message or "").splitlines() if x.strip()]

@@ -170,8 +170,9 @@ def score(data, got: dict[str, CellOutcome], refs: Reference | None, student: nb
         if not attempted(student, data.release, ex):
             r.status, r.message = "not attempted", messages.NOT_STARTED
         elif stub_line is not None:
-            r.status = "not attempted"
-            r.message = messages.STILL_STUB + (f" (answer cell, line {stub_line})" if stub_line else "")
+            stub = messages.Failure("not attempted", "", messages.STILL_STUB,
+                                    f"answer cell, line {stub_line}" if stub_line else "")
+            r.status, r.message, r.failed_checks = "not attempted", stub.text(), [stub.to_dict()]
         elif not entry.ran:
             r.message = "the tests did not run" + (f": {run_error}" if run_error else "")
             failures = [messages.Failure("tests", "", "the tests did not run")]
