@@ -131,22 +131,22 @@ def feedback_rows(page: str) -> dict[str, tuple[str, list[str]]]:
     return rows
 
 
-def report_gaps(page: str) -> tuple[list[list[str]], str]:
+def report_gaps(page: str) -> tuple[list[list[str]], list[str]]:
     """The class report's gaps (exercise, check, students, concept or cause, who) and its "What to do next"."""
     soup = BeautifulSoup(page, "html.parser")
     table = next(t for t in soup.find_all("table") if "concept or cause" in t.get_text())
     gaps = [[td.get_text() for td in tr.find_all("td")] for tr in table.find_all("tr")[1:]]
-    return gaps, soup.find("ol").get_text(" ")
+    return gaps, [li.get_text() for li in soup.find("ol").find_all("li")]
 
 
 def test_each_mistake_reads_the_same_in_check_feedback_and_report(term):
     course, checked = term
     said = {**check_lines(checked["01_tensors"]), **check_lines(checked["09_checkpointing"])}
-    rows, gaps, revisit = {}, [], ""
+    rows, gaps, steps = {}, [], []
     for name in SUBMISSION:
         rows.update(feedback_rows((course / "feedback" / STUDENT / name / f"{name}.html").read_text()))
         g, r = report_gaps((course / "reports" / f"{name}.html").read_text())
-        gaps, revisit = gaps + g, revisit + r
+        gaps, steps = gaps + g, steps + r
     symbol = {"failed": "FAIL", "not attempted": "TODO"}
     for title, (status, line, concept, cause, where) in EXPECTED.items():
         mark, check_said = said[title]
@@ -159,9 +159,11 @@ def test_each_mistake_reads_the_same_in_check_feedback_and_report(term):
         text = f"{cause}; concept: {concept}" if cause and concept else cause or concept
         assert gap[1:] == ["not attempted" if status == "not attempted" else gap[1], "1", text,
                            f"{STUDENT} ({where})" if where else STUDENT], (title, gap)
-        if concept:  # what to revisit is a concept, never an exception
-            assert f"{title} : 1 of 1 student. Revisit: {concept}" in revisit, revisit
-    assert "raised" not in revisit and "AssertionError" not in revisit, revisit
+        (step,) = [x for x in steps if x.startswith(title)]
+        # what to revisit is a concept, never an exception (an answer that raised is counted)
+        assert step.endswith(f". Revisit: {concept}" if concept else ")"), step
+        assert ("1 whose answer raised an error" in step) == (bool(cause) and status == "failed"), step
+    assert not any("AssertionError" in x or "raised RuntimeError" in x for x in steps), steps
 
 
 @pytest.mark.skipif(not CHROMIUM.is_file(), reason=f"{CHROMIUM} is missing (Debian package `chromium`)")

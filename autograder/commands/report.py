@@ -100,12 +100,16 @@ def next_steps(gaps: list[dict], exercises: dict, order: dict) -> list[dict]:
     """The sections to revisit: each exercise with a gap, most students first, with its concepts."""
     by_ex: dict[str, dict] = {}
     for g in gaps:
-        x = by_ex.setdefault(g["exercise_id"], {"exercise": g["exercise"], "who": set(), "concepts": []})
+        x = by_ex.setdefault(g["exercise_id"], {"exercise": g["exercise"], "who": set(), "concepts": [],
+                                                "raised": set()})
         x["who"].update(g["who"])
         if g["check"] != "not attempted" and g["concept"] and g["concept"] not in x["concepts"]:
             x["concepts"].append(g["concept"])
+        if g["check"] != "not attempted" and g["cause"]:
+            x["raised"].update(g["who"])  # an error, not a concept: counted, named in the gaps above
     steps = [{"exercise": x["exercise"], "students": len(x["who"]), "concepts": x["concepts"],
-              "not attempted": exercises[ex]["not attempted"], "id": ex} for ex, x in by_ex.items()]
+              "not attempted": exercises[ex]["not attempted"], "raised": len(x["raised"]), "id": ex}
+             for ex, x in by_ex.items()]
     steps.sort(key=lambda s: (-s["students"], order[s["id"]]))
     return steps
 
@@ -153,6 +157,13 @@ def _histogram(counts: list[int]) -> str:
     return base64.b64encode(buf.getvalue()).decode()
 
 
+def _aside(step: dict) -> str:
+    """How many of an exercise's students did not attempt it, and how many had their answer raise an error."""
+    parts = ([f"{step['not attempted']} did not attempt it"] if step["not attempted"] else []) + \
+        ([f"{step['raised']} whose answer raised an error"] if step.get("raised") else [])
+    return f" ({', '.join(parts)})" if parts else ""
+
+
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
@@ -180,8 +191,7 @@ def render(assignment: str, s: dict, feedback_base: str | None = None) -> str:
         f"<td>{links(who, p['notebooks'])}</td><td>{e('; '.join(p['notes']))}</td></tr>"
         for who, p in s["per_student"].items())
     steps = "".join(
-        f"<li><b>{e(x['exercise'])}</b>: {x['students']} of {_plural(n, 'student')}"
-        + (f" ({x['not attempted']} did not attempt it)" if x["not attempted"] else "")
+        f"<li><b>{e(x['exercise'])}</b>: {x['students']} of {_plural(n, 'student')}" + _aside(x)
         + (f". Revisit: {e('; '.join(x['concepts']))}" if x["concepts"] else "") + "</li>"
         for x in s["next"])
     counts = histogram_counts(list(s["totals"].values()), s["max_score"]) if s["totals"] else []
