@@ -16,7 +16,6 @@ from __future__ import annotations
 import os
 
 from autograder.values import course, messages
-from autograder.values.learner_view import STUB_MESSAGE
 
 
 class _Run:
@@ -53,8 +52,8 @@ def not_attempted(cell=None, cell_index=None, execute_reply=None, **_) -> None:
     mine = course.exercise_of(cell) or ""
     counted = _Run.counts.get(cell_index) == cell.get("execution_count")  # else the counts say nothing here
     for out in cell.get("outputs") or []:
-        if (out.get("output_type") != "error" or out.get("ename") != messages.STUB_ERROR
-                or STUB_MESSAGE not in str(out.get("evalue", ""))):
+        error = f"{out.get('ename')}: {out.get('evalue')}"
+        if out.get("output_type") != "error" or not messages.is_stub_error(error):
             continue
         frames = messages.traceback_frames(out.get("traceback")) if counted else []
         stub = next((_Run.answers[count] for count, _ in reversed(frames) if count in _Run.answers), mine)

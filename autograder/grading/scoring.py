@@ -135,7 +135,7 @@ def visible(entry: CellOutcome, source: str, known: dict | None, exercise: str,
     visible assert that failed (its message), else what the tests raised (the test cell's line)."""
     where, line = origin(entry.error_frames, written)
     if where is not None:
-        return messages.Failure("visible tests", "", *messages.raised(entry.error_name, where, line, exercise))
+        return messages.Failure("visible tests", "", *messages.raised(entry.error, where, line, exercise))
     found = messages.visible_assert(entry.error_name, entry.error_line, source, known)
     return found or messages.Failure("visible tests", "", *messages.raised(entry.error_name, None, entry.error_line,
                                                                              exercise))
@@ -145,10 +145,9 @@ def not_started(entry: CellOutcome, written: dict[int, str | None], exercise: st
     """The answer cell's line where the exercise's own stub still raises its NotImplementedError, in the
     visible tests or the hidden ones (0 where the line is not known); None where it does not."""
     payload = entry.payload if isinstance(entry.payload, dict) else {}
-    for name, frames in ((entry.error_name, entry.error_frames),
-                         (messages.exception_name(payload.get("error") or ""), payload.get("error_at"))):
+    for error, frames in ((entry.error, entry.error_frames), (payload.get("error"), payload.get("error_at"))):
         where, line = origin(frames, written)
-        if name == messages.STUB_ERROR and where == exercise:
+        if where == exercise and messages.is_stub_error(error or ""):
             return line or 0
     return None
 

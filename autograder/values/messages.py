@@ -31,7 +31,13 @@ _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 _CELL_LINE = re.compile(r"^\s*(?:Cell\s+)?In\s*\[\s*(\d*)\s*\],\s*line\s+(\d+)")
 NOT_STARTED = "the answer cell still holds the stub"
 STILL_STUB = "the answer cell still raises the stub's NotImplementedError: replace the stub with your answer"
-STUB_ERROR = "NotImplementedError"  # what the released stub raises (nbgrader_config.py's ClearSolutions.code_stub)
+STUB_ERROR, STUB_MESSAGE = "NotImplementedError", "exercise not attempted yet"  # what the released stub raises
+
+
+def is_stub_error(error: object) -> bool:
+    """Whether an error text ("NotImplementedError: exercise not attempted yet") is the released stub's own.
+    Its words decide a label only (not attempted, rather than failed: both earn nothing), never a message."""
+    return exception_name(error) == STUB_ERROR and STUB_MESSAGE in str(error)
 
 
 def exception_name(error: object) -> str:
@@ -87,22 +93,22 @@ class Failure:
 
 
 def raised(name: object, origin: str | None, line: int | None, exercise: str) -> tuple[str, str]:
-    """The cause and the place of an exception, for ``exercise``'s tests: ``origin`` is the exercise whose
-    answer cell holds the innermost frame ("your function raised"), "" for a cell of the learner's own, None
-    for the test cell or where no frame names a cell."""
-    name = exception_name(name)
+    """The cause and the place of an exception (``name``: its class, or its text "Name: value"), for
+    ``exercise``'s tests: ``origin`` is the exercise whose answer cell holds the innermost frame ("your
+    function raised"), "" for a cell of the learner's own, None for the test cell or where no frame names
+    a cell."""
+    stub, name = is_stub_error(name), exception_name(name)
     at = f", line {line}" if line else ""
     if origin is None:
         return f"the tests raised {name}", (f"test cell{at}" if line else "")
     if origin == "":
         return f"your code raised {name}", f"a cell of your own{at}"
-    owner = origin
-    if owner == exercise:
+    if origin == exercise:
         return f"your function raised {name}", f"answer cell{at}"
     cause = f"your function raised {name}"
-    if name == STUB_ERROR:
-        cause += f": exercise {exercise_number(owner)} is not attempted yet, and these tests use it"
-    return cause, f"answer cell of exercise {exercise_number(owner)}{at}"
+    if stub:
+        cause += f": exercise {exercise_number(origin)} is not attempted yet, and these tests use it"
+    return cause, f"answer cell of exercise {exercise_number(origin)}{at}"
 
 
 def answer_cause(name: str) -> str:
