@@ -113,6 +113,10 @@ def test_feedback_opens_with_score_penalty_final_days_late_and_extension():
     text = BeautifulSoup(feedback.render_html(feedback.feedback_notebook(nb, on_time, trusted)), "html.parser") \
         .get_text(" ", strip=True)
     assert "Score: 1 / 1 Late penalty: 0 Final score: 1 / 1 Days late: 0 (on time)" in text and "Extension" not in text
+    # the page's own text keeps each cell apart, whatever reads it ("Late penalty:0", "not attempted0/3")
+    later = _nb("cy", "01_a", _ex("ex1_1", EX1, "not attempted", "the answer cell still holds the stub"))
+    raw = BeautifulSoup(feedback.render_html(feedback.feedback_notebook(nb, later, trusted)), "html.parser").get_text()
+    assert "Late penalty:\n0" in raw and "not attempted\n0 / 1" in raw, raw
 
 
 def test_feedback_renders_the_instructors_markdown_only_and_describes_figures(caplog):

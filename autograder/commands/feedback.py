@@ -49,10 +49,12 @@ _TABLE = 'style="border-collapse:collapse; margin:0.5em 0 1em 0"'
 
 
 def _table(header: list[str] | None, rows: list[list[str]]) -> str:
-    """An HTML table of cells already escaped, one line (a Markdown cell ends an HTML block at a blank line)."""
-    head = "<thead><tr>" + "".join(f"<th {_CELL}>{h}</th>" for h in header) + "</tr></thead>" if header else ""
-    body = "".join("<tr>" + "".join(f"<td {_CELL}>{c}</td>" for c in row) + "</tr>" for row in rows)
-    return f"<table {_TABLE}>{head}<tbody>{body}</tbody></table>"
+    """An HTML table of cells already escaped, with no blank line (a Markdown cell ends an HTML block there),
+    each cell on a line of its own (so that its text stays apart from the next one's, copied or read aloud)."""
+    head = ("<thead><tr>\n" + "\n".join(f"<th {_CELL}>{h}</th>" for h in header) + "\n</tr></thead>\n"
+            if header else "")
+    body = "".join("<tr>\n" + "\n".join(f"<td {_CELL}>{c}</td>" for c in row) + "\n</tr>\n" for row in rows)
+    return f"<table {_TABLE}>\n{head}<tbody>\n{body}</tbody></table>"
 
 
 def score_lines(result: NotebookResult) -> list[str]:
