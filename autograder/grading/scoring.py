@@ -112,8 +112,7 @@ def judged(entry: CellOutcome, reference: dict | None, visible_source: str | Non
         if visible_source is None:
             return False, entry.error, "", []
         failure = visible(entry, visible_source, known, exercise, written or {})
-        text = ("AssertionError: " + failure.concept) if failure.concept else failure.text()
-        return False, text, failure.concept, [failure]
+        return False, failure.visible_text(), failure.concept, [failure]
     payload = entry.payload if isinstance(entry.payload, dict) else None
     at = None
     if payload is not None and payload.get("error"):

@@ -83,6 +83,11 @@ class Failure:
             return self.cause + (f" ({self.where})" if self.where else "")
         return self.concept
 
+    def visible_text(self) -> str:
+        """The line for a failure of the visible tests: a failed assert as Python shows it, with the
+        instructor's message ("AssertionError: ..."), else :meth:`text`."""
+        return f"AssertionError: {self.concept}" if self.concept else self.text()
+
     def to_dict(self) -> dict:
         return {k: v for k, v in asdict(self).items() if v or k == "check"}
 
@@ -156,9 +161,7 @@ def visible_failure(name: str | None, line: int | None, test_source: str | None,
     """The learner-facing message for a test cell that raised ``name`` at its ``line``, from trusted text only
     (``known``: the student's variant, drawn by the grader)."""
     failure = visible_assert(name, line, test_source, known)
-    if failure is None:
-        failure = Failure("visible tests", "", *raised(name, None, line, ""))
-    return ("AssertionError: " + failure.concept) if failure.concept else failure.text()
+    return (failure or Failure("visible tests", "", *raised(name, None, line, ""))).visible_text()
 
 
 def visible_assert(name: str | None, line: int | None, test_source: str | None,
