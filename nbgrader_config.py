@@ -25,9 +25,9 @@ from autograder.values.support import nbgrader_ignores  # noqa: E402
 c.CourseDirectory.ignore = nbgrader_ignores(c.CourseDirectory.root, "solutions", "notebooks")
 
 # The stub every answer cell gets in the student version.
-c.ClearSolutions.code_stub = {
-    "python": "# YOUR CODE HERE\nraise NotImplementedError(\"exercise not attempted yet\")",
-}
+from autograder.values.learner_view import CODE_STUB  # noqa: E402
+
+c.ClearSolutions.code_stub = {"python": CODE_STUB}
 c.ClearSolutions.text_stub = "YOUR ANSWER HERE"
 
 # Notebooks train small models: give each cell time, and route Python warnings
@@ -38,6 +38,12 @@ c.Execute.timeout = 300
 from autograder.values.wire import KERNEL_ARGS  # noqa: E402
 
 c.Execute.extra_arguments = list(KERNEL_ARGS)
+# nbgrader's Validate says in one line that an exercise is not attempted yet, where its stub raised
+# (autograder.adapters.validate), instead of the stub's whole traceback.
+from autograder.adapters.validate import HOOKS  # noqa: E402
+
+for _hook, _call in HOOKS.items():
+    setattr(c.Execute, _hook, _call)
 
 # nbgrader's own commands and the formgrader's buttons do what `autograder feedback` and
 # `autograder export` do: feedback that never shows hidden tests, and the same CSV.

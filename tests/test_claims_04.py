@@ -199,3 +199,8 @@ def test_is_bf16_supported_counts_emulation_by_default():
     assert sig.parameters["including_emulation"].default is True
     src = inspect.getsource(torch.cuda.is_bf16_supported)
     assert "including_emulation" in src and "major >= 8" in src
+    # "on ROCm, torch says True for every GPU either way": the ROCm answer comes before either check
+    assert src.index("torch.version.hip") < src.index("major >= 8") < src.index("if not including_emulation")
+    # "is_bf16_supported() alone says True on every CUDA GPU that can hold a bfloat16 tensor"
+    assert "torch.tensor([1.0], dtype=torch.bfloat16, device=device)" in inspect.getsource(
+        torch.cuda._check_bf16_tensor_supported)

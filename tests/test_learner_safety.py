@@ -235,6 +235,76 @@ def test_check_and_progress_recognise_renamed_copies(fx, tmp_path):
     assert "not one of the course's notebooks" in one_line(out)
 
 
+@pytest.mark.slow
+def test_visible_tests_alone_give_no_points(fx):
+    """Visible asserts catch only some bugs: without the hidden tests a pass is "visible tests passed", never
+    points or a score; with them, the points."""
+    set_answers(notebook(fx), attacks.answers(attacks.CORRECT_1))
+    out = autograder("check", str(notebook(fx)), cwd=fx)
+    assert out.returncode == 3, out.stdout + out.stderr
+    assert "[PASS] Exercise 0.1 — Add one  (visible tests passed)" in out.stdout, out.stdout
+    assert "[TODO] Exercise 0.2 — Double  (not attempted)" in out.stdout, out.stdout
+    assert "score" not in out.stdout and "/3" not in out.stdout and "add --hidden" in out.stdout, out.stdout
+    out = autograder("check", str(notebook(fx)), "--hidden", cwd=fx)
+    assert out.returncode == 3, out.stdout + out.stderr
+    assert "[PASS] Exercise 0.1 — Add one  (1/1)" in out.stdout and "score 1/3" in out.stdout, out.stdout
+    out = autograder("progress", str(notebook(fx).parent), cwd=fx)
+    assert "visible tests passed" in out.stdout and "score" not in out.stdout and "/3" not in out.stdout, out.stdout
+
+
+def test_progress_counts_a_kept_copy_once_and_orders_exercises_by_number(fx):
+    """A copy a release kept aside is the learner's earlier work, not a second notebook ("18/36"); exercises
+    come in the order of their numbers (notebook 07 holds 7.7's cells before 7.6's)."""
+    shutil.copy(notebook(fx), notebook(fx).with_name(f"{NAME}.mine-2026-12-01T150102.ipynb"))
+    out = autograder("progress", str(notebook(fx).parent), cwd=fx)
+    assert out.returncode == 3 and out.stdout.count("[TODO] Exercise 0.1") == 1, out.stdout + out.stderr
+    assert "0 passed, 0 failed, 2 not attempted" in out.stdout, out.stdout
+    out = autograder("progress", "notebooks/07_distributed", cwd=ROOT)  # untouched: no kernel runs
+    numbers = [line.split("Exercise ")[1].split(" ")[0] for line in out.stdout.splitlines() if "[TODO] Exercise" in line]
+    assert numbers == ["7.1", "7.2", "7.3", "7.4", "7.5", "7.6", "7.7"], out.stdout
+
+
+@pytest.mark.slow
+def test_validate_says_an_exercise_is_not_attempted_in_one_line(fx):
+    """nbgrader's Validate, on the course's configuration: an exercise whose stub still raises is named as not
+    attempted yet, in one line, instead of the stub's traceback."""
+    set_answers(notebook(fx), attacks.answers(attacks.CORRECT_1))
+    out = run_tool([sys.executable, "-m", "nbgrader", "validate", str(notebook(fx).relative_to(fx))], fx)
+    assert "VALIDATION FAILED ON 1 CELL(S)!" in out.stdout, out.stdout[-3000:] + out.stderr[-3000:]
+    assert "NotImplementedError: Exercise 0.2 is not attempted yet:" in out.stdout, out.stdout[-3000:]
+    assert "Traceback" not in out.stdout and "exercise not attempted yet" not in out.stdout, out.stdout[-3000:]
+
+
+def test_validate_names_the_exercise_whose_stub_raised(monkeypatch):
+    """Where one exercise's tests use another's answer, the exercise named is the one not attempted."""
+    import nbformat
+
+    from autograder.adapters import validate
+    from autograder.values.learner_view import CODE_STUB
+
+    monkeypatch.setenv("NBGRADER_VALIDATING", "1")
+
+    def cell(gid, source, **meta):
+        return nbformat.v4.new_code_cell(source, metadata={"nbgrader": {"grade_id": gid, **meta}})
+
+    stub = cell("ex5_3_solution", CODE_STUB, solution=True, grade=False)
+    answer = cell("ex5_1_solution", "def f(): return g()", solution=True, grade=False)
+    tests = cell("ex5_1_tests", "assert f()", solution=False, grade=True, points=1)
+    for i, c in enumerate((stub, answer, tests)):
+        validate.counting(cell=c, cell_index=i)
+    tests.execution_count = 3
+    tests.outputs = [nbformat.v4.new_output("error", ename="NotImplementedError", evalue="exercise not attempted yet",
+                                            traceback=["Cell In[3], line 1", "Cell In[2], line 1, in f()",
+                                                       "Cell In[1], line 2, in g()"])]
+    validate.not_attempted(cell=tests, cell_index=2, execute_reply={})
+    assert tests.outputs[0].traceback[0] == ("NotImplementedError: These tests use exercise 5.3, which is not "
+                                             "attempted yet:"), tests.outputs[0].traceback
+    monkeypatch.delenv("NBGRADER_VALIDATING")  # grading is not Validate: outputs stay as they are
+    tests.outputs[0].traceback = ["as raised"]
+    validate.not_attempted(cell=tests, cell_index=2, execute_reply={})
+    assert tests.outputs[0].traceback == ["as raised"]
+
+
 # ---------------------------------------------------------------- a student pack
 
 
@@ -248,7 +318,9 @@ def test_check_hidden_in_a_pack_and_release_there_keeps_work(fx, tmp_path):
     assert out.returncode == 3, out.stdout + out.stderr
     assert out.stdout.splitlines()[0] == check.NO_HIDDEN, out.stdout
     assert out.stdout.count("no hidden tests") == 1 and "Traceback" not in out.stderr
-    assert "[PASS] Exercise 0.1" in out.stdout, out.stdout
+    assert "[PASS] Exercise 0.1 — Add one  (visible tests passed)" in out.stdout, out.stdout
+    # a pack has no hidden tests to run: nothing tells the learner to ask for them, and no points are shown
+    assert "--hidden" not in out.stdout and "score" not in out.stdout, out.stdout
 
     out = autograder("release", cwd=pack)
     assert out.returncode == 0, out.stdout + out.stderr

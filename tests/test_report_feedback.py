@@ -13,10 +13,10 @@ import sys
 import nbformat
 import pytest
 from bs4 import BeautifulSoup
-from support import bare_fixture_course, run_tool
+from support import ROOT, bare_fixture_course, run_tool
 
 from autograder.commands import feedback, report
-from autograder.values import outputs
+from autograder.values import messages, outputs
 from autograder.values.records import ExerciseResult, NotebookResult
 
 EX1, EX2, EX3 = "Exercise 1.1 — Shapes", "Exercise 1.2 — Broadcasting", "Exercise 2.1 — Devices"
@@ -31,23 +31,24 @@ def _nb(student, notebook, *exercises, penalty=0.0, late=0.0):
     return NotebookResult(student, "01_a", notebook, list(exercises), late_penalty=penalty, seconds_late=late)
 
 
-SYNTAX = ("your answer cell raised SyntaxError\nthe tests raised NameError (test cell, line 1)",
-          [{"check": "visible tests", "concept": "the tests raised NameError (test cell, line 1)"}])
-IMPORT = ("your answer cell raised ModuleNotFoundError\nthe tests raised NameError (test cell, line 2)",
-          [{"check": "visible tests", "concept": "the tests raised NameError (test cell, line 2)"}])
+SYNTAX_CAUSE = messages.answer_cause("SyntaxError")
+SYNTAX = (f"{SYNTAX_CAUSE} (answer cell, line 2): fix it first, the tests use what it defines",
+          [{"check": "answer cell", "cause": SYNTAX_CAUSE, "where": "answer cell, line 2"}])
 
 
-def test_an_answer_cell_error_is_the_cause_not_the_name_error_after_it():
-    assert report.gaps_of(_ex("ex1_1", EX1, "failed", *SYNTAX)) == [
-        ("answer cell", "SyntaxError in the answer cell: the code does not parse, so nothing it defines exists")]
-    (check, cause), = report.gaps_of(_ex("ex1_1", EX1, "failed", *IMPORT))
-    assert check == "answer cell" and cause.startswith("import error (ModuleNotFoundError) in the answer cell")
-    # a hidden check that failed beside an answer error stays counted
-    mixed = _ex("ex1_1", EX1, "failed", "your answer cell raised ValueError\nshape differs",
-                [{"check": "shape", "concept": "keep the batch dimension"}])
-    assert report.gaps_of(mixed) == [("answer cell", "the answer cell raised ValueError"),
-                                     ("shape", "keep the batch dimension")]
-    assert report.gaps_of(_ex("ex1_1", EX1, "not attempted")) == [("not attempted", "the answer cell still holds the stub")]
+def test_a_gap_is_the_cause_the_grader_recorded_never_a_phrase_cut_from_a_message():
+    (gap,) = report.gaps_of(_ex("ex1_1", EX1, "failed", *SYNTAX))
+    assert (gap.check, gap.cause, gap.where) == ("answer cell", SYNTAX_CAUSE, "answer cell, line 2")
+    assert SYNTAX_CAUSE == "SyntaxError in the answer cell: the code does not parse, so nothing it defines exists"
+    # an exception that is not Python's own is named as such, whole (it read "the answer cell raised an")
+    assert messages.answer_cause("MyError: x") == "the answer cell raised an exception"
+    # the answer cell's error first, a hidden check that failed beside it still counted
+    mixed = _ex("ex1_1", EX1, "failed", "", [{"check": "shape", "concept": "keep the batch dimension"},
+                                              {"check": "answer cell", "cause": "the answer cell raised ValueError"}])
+    assert [(g.check, g.concept or g.cause) for g in report.gaps_of(mixed)] == [
+        ("answer cell", "the answer cell raised ValueError"), ("shape", "keep the batch dimension")]
+    assert [(g.check, g.cause) for g in report.gaps_of(_ex("ex1_1", EX1, "not attempted", messages.NOT_STARTED))] \
+        == [("not attempted", messages.NOT_STARTED)]
 
 
 def test_students_with_several_notebooks_count_once():
@@ -112,6 +113,10 @@ def test_feedback_opens_with_score_penalty_final_days_late_and_extension():
     text = BeautifulSoup(feedback.render_html(feedback.feedback_notebook(nb, on_time, trusted)), "html.parser") \
         .get_text(" ", strip=True)
     assert "Score: 1 / 1 Late penalty: 0 Final score: 1 / 1 Days late: 0 (on time)" in text and "Extension" not in text
+    # the page's own text keeps each cell apart, whatever reads it ("Late penalty:0", "not attempted0/3")
+    later = _nb("cy", "01_a", _ex("ex1_1", EX1, "not attempted", "the answer cell still holds the stub"))
+    raw = BeautifulSoup(feedback.render_html(feedback.feedback_notebook(nb, later, trusted)), "html.parser").get_text()
+    assert "Late penalty:\n0" in raw and "not attempted\n0 / 1" in raw, raw
 
 
 def test_feedback_renders_the_instructors_markdown_only_and_describes_figures(caplog):
@@ -187,3 +192,23 @@ def test_report_keeps_a_page_of_yours_and_names_a_misspelt_assignment(tmp_path):
                        (["report", "--to", str(mine)], "is a file: --to names the folder")):
         out = run_tool([sys.executable, "-m", "autograder", *args], course, timeout=300)
         assert out.returncode == 2 and said in out.stderr and len(out.stderr.strip().splitlines()) == 1, out.stderr
+
+
+def test_feedback_says_a_student_was_graded_on_their_own_variant():
+    """A student who hands in a classmate's variant is graded on their own (the grade table notes it): their
+    page says so, with their own values, where it would only read "failed 0/3"."""
+    from autograder.grading.coursedata import NotebookData
+    from autograder.grading.submission import merge
+    from autograder.values import course, variants
+
+    data = NotebookData.loaded(course.Assignment("01_tensors", ROOT), "01_tensors")
+    theirs = {name: values[1] for name, values in variants.params(data.solution).items()}  # not the default's
+    mine = data.for_variant(theirs)
+    _, tampering, _ = merge(data.release, mine.release, mine.solution)  # the default variant, handed in
+    result = NotebookResult("ann", "01_tensors", "01_tensors", [_ex("ex1_2", "Exercise 1.2", "failed", points=3.0)],
+                            tampering=tampering)
+    text = BeautifulSoup(feedback.render_html(feedback.feedback_notebook(nbformat.v4.new_notebook(), result)),
+                         "html.parser").get_text(" ", strip=True)
+    assert (f"Your notebook holds another variant than yours (cell ex1_2_variant): it was graded on your own, "
+            f"PATCH_LAYOUT = {theirs['PATCH_LAYOUT']!r}") in text, text
+    assert text.count("another variant than yours") == len({v for v in tampering if "variant cell" in v}) > 0

@@ -14,6 +14,7 @@ import math
 import nbformat
 import pytest
 
+from autograder.grading import scoring
 from autograder.values import judge, messages, outputs
 
 REF = {"exercise": "ex", "error": None, "observations": [
@@ -121,14 +122,19 @@ assert x
 
 
 def test_visible_failures_are_told_with_the_instructors_words():
-    tb = ["\x1b[0;31mAssertionError\x1b[0m  Traceback", "Cell \x1b[0;32mIn[7], line 2\x1b[0m", "Cell In[3], line 9"]
-    line = messages.traceback_line(tb)
-    assert line == 2
+    # a frame's header is its entry's first line; a line of code that reads like one is not a frame
+    tb = ["\x1b[0;31mAssertionError\x1b[0m  Traceback", "Cell \x1b[0;32mIn[7], line 17\x1b[0m\n  f()",
+          "Cell In[7], line 2, in f()\n  # Cell In[5], line 1", "File /x.py:3", "Cell In[], line 9"]
+    assert messages.traceback_frames(tb) == [(7, 17), (7, 2), (None, 9)]
+    outcome = scoring.cell_outcome(nbformat.v4.new_code_cell(SOURCE, execution_count=7, outputs=[
+        nbformat.v4.new_output("error", ename="AssertionError", evalue="", traceback=tb)]), "ex0_1")
+    line = outcome.error_line
+    assert line == 2  # the innermost frame of the test cell itself: the assert, not the call of the test function
     a = "AssertionError"
     assert messages.visible_failure(a, line, SOURCE) == "AssertionError: f(1) gave …: is the bias added? (section 2)"
     assert messages.visible_failure(a, 4, SOURCE) == "AssertionError: must be positive"
     assert "no message" in messages.visible_failure(a, 6, SOURCE)
-    assert messages.visible_failure(a, 99, SOURCE) == "AssertionError in the visible tests"
+    assert messages.visible_failure(a, 99, SOURCE) == "AssertionError in the visible tests (test cell, line 99)"
     other = messages.visible_failure(LEAK, 1, SOURCE)
     assert "SECRET" not in other and "an exception" in other
     assert messages.exception_name("RuntimeError: boom") == "RuntimeError"

@@ -26,7 +26,7 @@ from pathlib import Path
 
 from autograder.values import course, nbfmt, released, support
 from autograder.values.errors import UserError
-from autograder.values.files import aside_name, write_atomic
+from autograder.values.files import ASIDE_TIME, aside_name, write_atomic
 
 RECORD = ".release.json"
 _RECORD_ABOUT = ("What `autograder release` last wrote into this folder. Before it writes a fresh release it keeps "
@@ -193,7 +193,7 @@ def put_back(dest: Path, root: Path, assignment: str, whole: bool = True) -> lis
         os.rename(dest, fresh)
         os.rename(held, dest)
         keep_handed_out(dest, recorded, root, assignment)
-        lines = install(fresh, dest, recorded, time.strftime("%Y-%m-%dT%H%M%S"), root, whole)
+        lines = install(fresh, dest, recorded, time.strftime(ASIDE_TIME), root, whole)
         shutil.rmtree(fresh)
     write_record(dest.parent, {assignment: fingerprint})
     return lines

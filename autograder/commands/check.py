@@ -11,6 +11,7 @@ from autograder.grading.pipeline import grade_notebook
 from autograder.grading.references import run_reference
 from autograder.values import course
 from autograder.values.errors import UserError
+from autograder.values.messages import NOT_STARTED
 from autograder.values.records import NotebookResult
 
 SYMBOL = {"passed": "PASS", "failed": "FAIL", "not attempted": "TODO"}
@@ -75,6 +76,10 @@ def hidden_available(path: Path) -> bool:
 
 NO_HIDDEN = ("This student pack holds no hidden tests: your instructor runs them when grading. "
              "Running the visible tests.")
+HIDDEN_NOT_RUN = "Hidden tests not run: your instructor runs them when grading"
+# where the hidden tests are here to run (the course repository), a learner may run them without seeing them
+HIDDEN_HERE = " (in the course repository, add --hidden to run them without seeing them)"
+VISIBLE = {"passed": "visible tests passed", "failed": "visible tests failed", "not attempted": "not attempted"}
 
 
 def no_hidden_note(path: Path) -> str:
@@ -86,47 +91,61 @@ def no_hidden_note(path: Path) -> str:
     return f"{path.name} has no hidden tests. Running the visible tests."
 
 
-def summary(result: NotebookResult, hidden: bool) -> str:
+def outcome(e, hidden: bool) -> str:
+    """An exercise's result as a learner reads it: points where the hidden tests ran, else what the visible
+    tests said (they catch only some bugs: passing them earns nothing yet)."""
+    return f"{e.score:g}/{e.points:g}" if hidden else VISIBLE[e.status]
+
+
+def not_run_note(available: bool) -> str:
+    """The line under a report of the visible tests alone; ``available``: the hidden tests are here to run."""
+    return HIDDEN_NOT_RUN + (HIDDEN_HERE if available else "") + "."
+
+
+def summary(result: NotebookResult, hidden: bool, available: bool = True) -> str:
+    """``check``'s report; ``hidden``: the hidden tests ran; ``available``: they could (not in a student pack)."""
     lines = [f"{result.assignment}/{result.notebook}: "
              f"{'visible and hidden' if hidden else 'visible'} tests"]
     for e in result.exercises:
         title = e.title or e.id
-        lines.append(f"  [{SYMBOL[e.status]}] {title}  ({e.score:g}/{e.points:g})")
-        if e.status == "failed":
+        lines.append(f"  [{SYMBOL[e.status]}] {title}  ({outcome(e, hidden)})")
+        if e.status != "passed" and e.message and e.message != NOT_STARTED:
             lines += ["         " + m for m in _failure_lines(e)]
     if result.error:
         lines.append(f"  run stopped early: {result.error}")
     if result.run.startswith("short"):
         lines.append(f"  ({result.run}: no graded cell depends on them; --full runs every cell)")
     counts = {s: sum(e.status == s for e in result.exercises) for s in SYMBOL}
-    lines.append("  " + score_line(counts, result.score, result.max_score))
+    lines.append("  " + score_line(counts, result.score, result.max_score, hidden))
     if not hidden:
-        lines.append("  Hidden tests not run: your instructor runs them when grading (in the course repository,\n"
-                     "  add --hidden to run them without seeing them).")
+        lines.append("  " + not_run_note(available))
     return "\n".join(lines)
 
 
-def score_line(counts: dict[str, int], score: float, max_score: float) -> str:
-    """The last line of a report (``check``'s for one notebook, ``progress``'s for all): counts and score."""
-    return (f"{counts['passed']} passed, {counts['failed']} failed, {counts['not attempted']} not attempted"
-            f"  —  score {score:g}/{max_score:g}")
+def score_line(counts: dict[str, int], score: float, max_score: float, hidden: bool = True) -> str:
+    """The last line of a report (``check``'s for one notebook, ``progress``'s for all): counts, and the score
+    where the hidden tests ran (the visible tests alone give no points)."""
+    line = f"{counts['passed']} passed, {counts['failed']} failed, {counts['not attempted']} not attempted"
+    if not hidden:
+        return line + " (visible tests only: points come from the hidden tests)"
+    return line + f"  —  score {score:g}/{max_score:g}"
 
 
 def _failure_lines(e) -> list[str]:
-    """The test's message, then what the run raised (at most six lines), each distinct line once."""
-    seen: set[str] = set()
-    out = []
-    for prefix, text, most in (("", e.message or "", None), ("as raised: ", e.detail or "", 6)):
-        shown = 0
-        for line in text.splitlines():
-            key = line.strip()
-            if not key or key in seen:
-                continue
-            if most is not None and shown == most:
-                break
-            seen.add(key)
-            out.append(prefix + line)
-            shown += 1
+    """What a learner is told of the exercise (:meth:`~autograder.values.records.ExerciseResult.learner_lines`),
+    then what the run raised in their own kernel (at most six lines), each distinct line once."""
+    out = e.learner_lines()
+    seen = {line.strip() for line in out}
+    shown = 0
+    for line in (e.detail or "").splitlines():
+        key = line.strip()
+        if not key or key in seen:
+            continue
+        if shown == 6:
+            break
+        seen.add(key)
+        out.append("as raised: " + line)
+        shown += 1
     return out
 
 
@@ -143,10 +162,10 @@ def run(args) -> int:
     path = Path(args.notebook)
     if not path.is_file():
         raise UserError(f"no such notebook: {path}")
-    hidden = args.hidden
-    if hidden and not hidden_available(path):
+    available = hidden_available(path)
+    hidden = args.hidden and available
+    if args.hidden and not available:
         print(no_hidden_note(path))
-        hidden = False
     result = check(path, hidden=hidden, seed=args.seed, full=args.full)
-    print(summary(result, hidden))
+    print(summary(result, hidden, available))
     return exit_code(result)

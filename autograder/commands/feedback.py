@@ -28,6 +28,7 @@ from nbgrader.preprocessors import NbGraderPreprocessor
 from traitlets import List
 
 from autograder.grading.store import ResultStore
+from autograder.grading.submission import learner_variant_lines
 from autograder.values import course, learner_view, outputs
 from autograder.values.errors import UserError
 from autograder.values.files import kept_folder, kept_line, write_for_people
@@ -38,27 +39,52 @@ def _points(x: float) -> str:
     return f"{round(x, 2):g}"
 
 
+# nbgrader's own feedback template (Bootstrap) gives a table in a Markdown cell no padding at all, so its
+# columns run together ("not attempted0/3", and in every table of the notebook's text): the page carries
+# its own rule for them, and the summary's tables their own style, so they stay apart under any stylesheet.
+TABLE_STYLE = ("<style>.rendered_html table td, .rendered_html table th "
+               "{padding: 0.3em 1.2em 0.3em 0; text-align: left; vertical-align: top}</style>")
+_CELL = 'style="padding:0.3em 1.2em 0.3em 0; text-align:left; vertical-align:top; border-bottom:1px solid #ddd"'
+_TABLE = 'style="border-collapse:collapse; margin:0.5em 0 1em 0"'
+
+
+def _table(header: list[str] | None, rows: list[list[str]]) -> str:
+    """An HTML table of cells already escaped, with no blank line (a Markdown cell ends an HTML block there),
+    each cell on a line of its own (so that its text stays apart from the next one's, copied or read aloud)."""
+    head = ("<thead><tr>\n" + "\n".join(f"<th {_CELL}>{h}</th>" for h in header) + "\n</tr></thead>\n"
+            if header else "")
+    body = "".join("<tr>\n" + "\n".join(f"<td {_CELL}>{c}</td>" for c in row) + "\n</tr>\n" for row in rows)
+    return f"<table {_TABLE}>\n{head}<tbody>\n{body}</tbody></table>"
+
+
 def score_lines(result: NotebookResult) -> list[str]:
     """The score as the learner's grade is made: raw score, late penalty, final score, days late, extension."""
     days = result.seconds_late / 86400
     extension = float(getattr(result, "extension_hours", 0.0) or 0.0)
     rows = [("Score", f"{_points(result.score)} / {_points(result.max_score)}"),
             ("Late penalty", f"−{_points(result.late_penalty)}" if result.late_penalty else "0"),
-            ("Final score", f"**{_points(result.final_score)} / {_points(result.max_score)}**"),
+            ("Final score", f"<b>{_points(result.final_score)} / {_points(result.max_score)}</b>"),
             ("Days late", f"{days:.2f}" if days > 0 else "0 (on time)")]
     if extension > 0:
         rows.append(("Extension", f"{extension:g} hours (the days late count from your extended due date)"))
-    return ["| | |", "|---|---|", *(f"| **{name}:** | {value} |" for name, value in rows)]
+    return [_table(None, [[f"<b>{name}:</b>", value] for name, value in rows])]
+
+
+def what_to_look_at(e) -> str:
+    """An exercise's cell of the table: what ``check`` tells the learner of it, line by line (each failed
+    check with its reason and concept; for a hidden test, never its inputs)."""
+    if e.status == "passed":
+        return ""
+    return "<br>".join(html.escape(line) for line in e.learner_lines())
 
 
 def summary_markdown(result: NotebookResult) -> str:
-    lines = [f"# Feedback: {html.escape(result.assignment)}/{html.escape(result.notebook)}", "",
-             *score_lines(result), "",
-             "| exercise | result | points | what to look at |", "|---|---|---|---|"]
-    for e in result.exercises:
-        what = e.hint or ("" if e.status == "passed" else e.message.splitlines()[0] if e.message else "")
-        lines.append(f"| {html.escape(e.title or e.id)} | {e.status} | {e.score:g}/{e.points:g} | "
-                     f"{html.escape(what).replace('|', '/')} |")
+    rows = [[html.escape(e.title or e.id), e.status, f"{e.score:g} / {e.points:g}", what_to_look_at(e)]
+            for e in result.exercises]
+    lines = [f"# Feedback: {html.escape(result.assignment)}/{html.escape(result.notebook)}", "", TABLE_STYLE, "",
+             *score_lines(result), ""]
+    lines += [f"**{html.escape(line)}**\n" for line in learner_variant_lines(result.tampering)]
+    lines.append(_table(["exercise", "result", "points", "what to look at"], rows))
     if result.error:
         lines += ["", f"The run stopped early: {html.escape(result.error)}"]
     return "\n".join(lines)

@@ -47,6 +47,11 @@ c.Execute.timeout = 300
 from autograder.values.wire import KERNEL_ARGS  # noqa: E402
 
 c.Execute.extra_arguments = list(KERNEL_ARGS)
+# Validate says in one line that an exercise is not attempted yet (autograder.adapters.validate)
+from autograder.adapters.validate import HOOKS  # noqa: E402
+
+for _hook, _call in HOOKS.items():
+    setattr(c.Execute, _hook, _call)
 # an answer cell handed out with a planted bug keeps it when a notebook is released again, and your own work in
 # notebooks/ is kept beside the fresh release (autograder.adapters.converters)
 from autograder.adapters.converters import KeepLearnersWork  # noqa: E402

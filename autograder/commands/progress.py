@@ -23,20 +23,24 @@ from autograder.grading.coursedata import NotebookData
 from autograder.grading.submission import attempted, read_submission
 from autograder.values import course
 from autograder.values.errors import UserError
+from autograder.values.files import is_kept_copy
+from autograder.values.messages import NOT_STARTED
 from autograder.values.records import ExerciseResult, NotebookResult
 
 SYMBOL = check.SYMBOL
 
 
 def find_notebooks(target: Path | None, root: Path) -> list[Path]:
-    """The notebooks to report on: a single notebook, the notebooks under a folder, or the course's."""
-    if target is None:
-        return sorted(course.folder(root, "release").glob("*/*.ipynb"))
-    if target.is_file():
+    """The notebooks to report on: a single notebook, the notebooks under a folder, or the course's; never a
+    copy a release kept aside (``NAME.mine-TIME.ipynb``: the work it holds is counted where the learner goes
+    on with it), unless named alone."""
+    if target is not None and target.is_file():
         return [target]
-    direct = sorted(target.glob("*.ipynb"))
-    nested = sorted(target.glob("*/*.ipynb"))
-    return [p for p in direct + nested if ".ipynb_checkpoints" not in p.parts]
+    if target is None:
+        found = sorted(course.folder(root, "release").glob("*/*.ipynb"))
+    else:
+        found = sorted(target.glob("*.ipynb")) + sorted(target.glob("*/*.ipynb"))
+    return [p for p in found if ".ipynb_checkpoints" not in p.parts and not is_kept_copy(p)]
 
 
 def untouched_result(path: Path, root: Path) -> NotebookResult | None:
@@ -55,72 +59,79 @@ def untouched_result(path: Path, root: Path) -> NotebookResult | None:
     if any(attempted(student, data.release, ex) for ex in exercises):
         return None
     result = NotebookResult("me", assignment.name, name)
-    result.exercises = [ExerciseResult(ex.id, ex.title, ex.points, 0.0, "not attempted",
-                                               "the answer cell still holds the stub") for ex in exercises]
+    result.exercises = [ExerciseResult(ex.id, ex.title, ex.points, 0.0, "not attempted", NOT_STARTED)
+                        for ex in exercises]
     return result
 
 
 def check_all(notebooks: list[Path], hidden: bool, root: Path, seed: int | None = None,
-        log=None, full: bool = False) -> list[tuple[Path, NotebookResult | None, str | None]]:
-    """Check each notebook against the course at ``root``;
-    return (path, result, problem) per notebook, in order."""
+        log=None, full: bool = False) -> list[tuple[Path, NotebookResult | None, str | None, bool]]:
+    """Check each notebook against the course at ``root``; return (path, result, problem, whether its
+    hidden tests ran) per notebook, in order (a student pack holds none to run)."""
     out = []
     for path in notebooks:
         path = path.resolve()
+        ran_hidden = False
         try:
+            ran_hidden = hidden and check.hidden_available(path)
             result = untouched_result(path, root)
             if result is None:
                 if log:
-                    log(f"running {path.name} ({'visible and hidden' if hidden else 'visible'} tests) ...")
-                result = check.check(path, hidden=hidden, seed=seed, full=full)
-            out.append((path, result, None))
+                    log(f"running {path.name} ({'visible and hidden' if ran_hidden else 'visible'} tests) ...")
+                result = check.check(path, hidden=ran_hidden, seed=seed, full=full)
+            out.append((path, result, None, ran_hidden))
         except UserError as exc:  # not a notebook, or not one of the course's: said in one line, the others go on
-            out.append((path, None, str(exc)))
+            out.append((path, None, str(exc), ran_hidden))
         except Exception as exc:  # one broken notebook must not hide the others
-            out.append((path, None, f"could not be checked: {type(exc).__name__}: {str(exc)[:300]}"))
+            out.append((path, None, f"could not be checked: {type(exc).__name__}: {str(exc)[:300]}", ran_hidden))
     return out
 
 
-def _failure_lines(e: ExerciseResult) -> list[str]:
-    lines = [m for m in (e.message or "").splitlines() if m.strip()]
-    for hint in [h.strip() for h in (e.hint or "").split(";") if h.strip()]:
-        if not any(hint in m for m in lines):
-            lines.append(f"revisit: {hint}")
-    return lines
-
-
 def table(rows, hidden: bool) -> str:
-    """The progress table: one line per exercise, failure details indented below it."""
-    width = max([len(e.title or e.id) for _, r, _ in rows if r for e in r.exercises] + [20])
-    lines = [f"Course progress ({'visible and hidden' if hidden else 'visible'} tests)", ""]
+    """The progress table: one line per exercise, failure details indented below it; points only where the
+    hidden tests ran (``hidden``: they were asked for)."""
+    width = max([len(e.title or e.id) for _, r, _, _ in rows if r for e in r.exercises] + [20])
+    ran = any(ran_hidden for *_, ran_hidden in rows)
+    lines = [f"Course progress ({'visible and hidden' if ran else 'visible'} tests)", ""]
     totals = {s: 0 for s in SYMBOL}
     score = max_score = 0.0
-    for path, result, problem in rows:
+    for path, result, problem, ran_hidden in rows:
         if result is None:
             lines += [f"{path}", f"  [FAIL] {problem}", ""]
             totals["failed"] += 1
             continue
         renamed = f"  [{path.name}]" if path.stem != result.notebook else ""
-        lines.append(f"{result.assignment}/{result.notebook}{renamed}  ({result.score:g}/{result.max_score:g})")
+        points = f"  ({result.score:g}/{result.max_score:g})" if ran_hidden else ""
+        lines.append(f"{result.assignment}/{result.notebook}{renamed}{points}")
         for e in result.exercises:
             totals[e.status] += 1
-            lines.append(f"  [{SYMBOL[e.status]}] {(e.title or e.id):<{width}}  {e.score:>3g}/{e.points:g}")
-            if e.status == "failed":
-                lines += ["         " + m for m in _failure_lines(e)]
+            lines.append(f"  [{SYMBOL[e.status]}] {(e.title or e.id):<{width}}  "
+                         + (f"{e.score:>3g}/{e.points:g}" if ran_hidden else check.outcome(e, False)))
+            if e.status != "passed" and e.message and e.message != NOT_STARTED:
+                lines += ["         " + m for m in e.learner_lines()]
         if result.error:
             lines.append(f"  run stopped early: {result.error}")
         score += result.score
         max_score += result.max_score
         lines.append("")
-    lines.append(check.score_line(totals, score, max_score))
-    if not hidden:
-        lines.append("(visible tests only: add --hidden to run the hidden tests too, without seeing them)")
+    lines.append(check.score_line(totals, score, max_score, ran))
+    if not ran:
+        # asked for and none ran: this copy holds none (a student pack); not asked: say how, where they are here
+        lines.append(check.not_run_note(not hidden and bool(rows) and _available(rows[0][0])))
     return "\n".join(lines)
+
+
+def _available(path: Path) -> bool:
+    """Whether the hidden tests of ``path`` are here to run (the course repository, not a student pack)."""
+    try:
+        return check.hidden_available(path)
+    except (UserError, OSError, ValueError):  # not a notebook of this course: nothing to offer
+        return False
 
 
 def exit_code(rows) -> int:
     """0: all passed; 1: something failed (or a notebook could not be run); 3: nothing failed, some not attempted."""
-    codes = [1 if r is None else check.exit_code(r) for _, r, _ in rows]
+    codes = [1 if r is None else check.exit_code(r) for _, r, *_ in rows]
     if not codes:
         return 2
     if 1 in codes:
@@ -149,5 +160,7 @@ def run(args) -> int:
         print(msg, file=sys.stderr, flush=True)
 
     rows = check_all(notebooks, hidden=args.hidden, root=root, seed=args.seed, log=log, full=getattr(args, "full", False))
+    if args.hidden and not any(ran_hidden for *_, ran_hidden in rows):
+        print(check.no_hidden_note(notebooks[0]))
     print(table(rows, args.hidden))
     return exit_code(rows)

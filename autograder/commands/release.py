@@ -20,6 +20,7 @@ from autograder.adapters.generate import generate
 from autograder.adapters.release_folder import bring_back, fingerprints, install, keep_handed_out, read_record, \
     write_record
 from autograder.values import course
+from autograder.values.files import ASIDE_TIME
 
 
 def release(names: list[str] | None = None, root: Path | None = None, report=None) -> list[str]:
@@ -37,7 +38,7 @@ def release(names: list[str] | None = None, root: Path | None = None, report=Non
     names = course.assignment_names(root, names)
     say = report or (lambda line: None)
     dest_root = course.folder(root, "release")
-    stamp = time.strftime("%Y-%m-%dT%H%M%S")
+    stamp = time.strftime(ASIDE_TIME)
     with tempfile.TemporaryDirectory() as tmp:
         fresh_root = Path(tmp) / "release"
         generate(names, root, fresh_root, db_url=course.gradebook_url(root))

@@ -16,7 +16,6 @@ import html
 import io
 import math
 import os
-import re
 import sys
 from pathlib import Path
 from urllib.parse import quote
@@ -25,6 +24,7 @@ from autograder.grading.store import ResultStore
 from autograder.values import course
 from autograder.values.errors import UserError
 from autograder.values.files import kept_line, write_for_people
+from autograder.values.messages import NOT_STARTED, Failure
 from autograder.values.records import ExerciseResult, NotebookResult
 
 
@@ -38,42 +38,18 @@ def class_results(root: Path, assignment: str) -> list[NotebookResult]:
     return found
 
 
-_ANSWER_RAISED = re.compile(r"your answer cell raised (\w+)")
-
-
-def answer_error(e: ExerciseResult) -> str | None:
-    """The exception the exercise's answer cell raised, as its (trusted) message names it, or None."""
-    first = e.message.splitlines()[0].strip() if e.message else ""
-    m = _ANSWER_RAISED.match(first)
-    return m.group(1) if m else None
-
-
-def answer_cause(name: str) -> str:
-    """What an answer cell's error means for the class: why the tests could not use the answer."""
-    if name in ("SyntaxError", "IndentationError", "TabError"):
-        return f"{name} in the answer cell: the code does not parse, so nothing it defines exists"
-    if name in ("ImportError", "ModuleNotFoundError"):
-        return f"import error ({name}) in the answer cell: it imports a module or name that is not there"
-    return f"the answer cell raised {name}"
-
-
-def gaps_of(e: ExerciseResult) -> list[tuple[str, str]]:
-    """Why one exercise did not pass, as (check, concept) pairs: the real cause first.
-
-    A visible test that failed because the answer cell itself raised (a name it never defined, after
-    a SyntaxError or an import error) is counted as the answer cell's error."""
+def gaps_of(e: ExerciseResult) -> list[Failure]:
+    """Why one exercise did not pass, as the grader recorded each failure (:class:`~autograder.values.messages.
+    Failure`): the real cause first (an answer cell that raised, before what the tests then raised)."""
     if e.status == "passed":
         return []
     if e.status == "not attempted":
-        return [("not attempted", "the answer cell still holds the stub")]
-    raised = answer_error(e)
-    found = [(str(c.get("check", "?")), str(c.get("concept", "") or "")) for c in e.failed_checks]
-    if raised:
-        found = [("answer cell", answer_cause(raised))] + [c for c in found if c[0] not in ("visible tests", "answer cell")]
-    if not found:
-        lines = [x for x in (e.message or "").splitlines() if not _ANSWER_RAISED.match(x)]
-        found = [("tests", lines[0][:200] if lines else e.status)]
-    return found
+        return [Failure.from_dict(c) for c in e.failed_checks] or [Failure("not attempted", "", NOT_STARTED)]
+    found = [Failure.from_dict(c) for c in e.failed_checks]
+    if not found:  # a result with no failure recorded (a run that stopped): its message says why
+        lines = [x.strip() for x in (e.message or "").splitlines() if x.strip()]
+        found = [Failure("tests", "", lines[0] if lines else e.status)]
+    return sorted(found, key=lambda f: f.check != "answer cell")
 
 
 def summary(results: list[NotebookResult]) -> dict:
@@ -103,16 +79,17 @@ def summary(results: list[NotebookResult]) -> dict:
             x.setdefault(e.status, set()).add(r.student)
             if e.status in ("failed", "not attempted"):
                 s[e.status].append(e.title or e.id)
-            for check, concept in gaps_of(e):
-                gaps.setdefault((e.id, check, concept), set()).add(r.student)
+            for f in gaps_of(e):
+                gaps.setdefault((e.id, f.check, f.concept, f.cause), {})[r.student] = f.where
     n = len(students)
     for x in exercises.values():
         for k in ("passed", "failed", "not attempted"):
             x[k] = len(x[k])
         x["pass_rate"] = x["passed"] / n if n else 0.0
     found = [{"exercise": exercises[ex]["title"], "exercise_id": ex, "check": check, "concept": concept,
-              "students": len(who), "who": sorted(who)} for (ex, check, concept), who in gaps.items()]
-    found.sort(key=lambda g: (-g["students"], order[g["exercise_id"]], g["check"], g["concept"]))
+              "cause": cause, "students": len(who), "who": sorted(who), "where": who}
+             for (ex, check, concept, cause), who in gaps.items()]
+    found.sort(key=lambda g: (-g["students"], order[g["exercise_id"]], g["check"], g["concept"], g["cause"]))
     return {"students": n, "per_student": students,
             "totals": {k: v["final_score"] for k, v in students.items()},
             "max_score": sum(maxima.values()), "exercises": exercises, "gaps": found,
@@ -123,14 +100,30 @@ def next_steps(gaps: list[dict], exercises: dict, order: dict) -> list[dict]:
     """The sections to revisit: each exercise with a gap, most students first, with its concepts."""
     by_ex: dict[str, dict] = {}
     for g in gaps:
-        x = by_ex.setdefault(g["exercise_id"], {"exercise": g["exercise"], "who": set(), "concepts": []})
+        x = by_ex.setdefault(g["exercise_id"], {"exercise": g["exercise"], "who": set(), "concepts": [],
+                                                "raised": set()})
         x["who"].update(g["who"])
         if g["check"] != "not attempted" and g["concept"] and g["concept"] not in x["concepts"]:
             x["concepts"].append(g["concept"])
+        if g["check"] != "not attempted" and g["cause"]:
+            x["raised"].update(g["who"])  # an error, not a concept: counted, named in the gaps above
     steps = [{"exercise": x["exercise"], "students": len(x["who"]), "concepts": x["concepts"],
-              "not attempted": exercises[ex]["not attempted"], "id": ex} for ex, x in by_ex.items()]
+              "not attempted": exercises[ex]["not attempted"], "raised": len(x["raised"]), "id": ex}
+             for ex, x in by_ex.items()]
     steps.sort(key=lambda s: (-s["students"], order[s["id"]]))
     return steps
+
+
+def gap_text(g: dict) -> str:
+    """A gap's concept, its cause, or both ("your function raised RuntimeError; concept: ...")."""
+    if g["cause"] and g["concept"]:
+        return f"{g['cause']}; concept: {g['concept']}"
+    return g["cause"] or g["concept"]
+
+
+def who_text(g: dict) -> str:
+    """The students of a gap, each with where their code raised it ("ann (answer cell, line 4)")."""
+    return ", ".join(f"{who} ({g['where'][who]})" if g["where"].get(who) else who for who in g["who"])
 
 
 def histogram_counts(totals: list[float], max_score: float) -> list[int]:
@@ -164,6 +157,13 @@ def _histogram(counts: list[int]) -> str:
     return base64.b64encode(buf.getvalue()).decode()
 
 
+def _aside(step: dict) -> str:
+    """How many of an exercise's students did not attempt it, and how many had their answer raise an error."""
+    parts = ([f"{step['not attempted']} did not attempt it"] if step["not attempted"] else []) + \
+        ([f"{step['raised']} whose answer raised an error"] if step.get("raised") else [])
+    return f" ({', '.join(parts)})" if parts else ""
+
+
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
@@ -175,7 +175,7 @@ def render(assignment: str, s: dict, feedback_base: str | None = None) -> str:
     rows = "".join(f"<tr><td>{e(x['title'])}</td><td>{x['pass_rate']:.0%}</td><td>{x['passed']}</td>"
                    f"<td>{x['failed']}</td><td>{x['not attempted']}</td></tr>" for x in s["exercises"].values())
     gaps = "".join(f"<tr><td>{e(g['exercise'])}</td><td>{e(g['check'])}</td><td>{g['students']}</td>"
-                   f"<td>{e(g['concept'])}</td><td>{e(', '.join(g['who']))}</td></tr>" for g in s["gaps"])
+                   f"<td>{e(gap_text(g))}</td><td>{e(who_text(g))}</td></tr>" for g in s["gaps"])
 
     def links(student: str, notebooks: list[str]) -> str:
         if feedback_base is None:
@@ -191,8 +191,7 @@ def render(assignment: str, s: dict, feedback_base: str | None = None) -> str:
         f"<td>{links(who, p['notebooks'])}</td><td>{e('; '.join(p['notes']))}</td></tr>"
         for who, p in s["per_student"].items())
     steps = "".join(
-        f"<li><b>{e(x['exercise'])}</b>: {x['students']} of {_plural(n, 'student')}"
-        + (f" ({x['not attempted']} did not attempt it)" if x["not attempted"] else "")
+        f"<li><b>{e(x['exercise'])}</b>: {x['students']} of {_plural(n, 'student')}" + _aside(x)
         + (f". Revisit: {e('; '.join(x['concepts']))}" if x["concepts"] else "") + "</li>"
         for x in s["next"])
     counts = histogram_counts(list(s["totals"].values()), s["max_score"]) if s["totals"] else []

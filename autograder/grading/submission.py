@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import os
+import re
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -96,6 +97,26 @@ def parse_submission(raw: bytes) -> tuple[nbformat.NotebookNode | None, str | No
 
 
 VARIANT_NOTE = "holds another variant than the one this student is graded on"
+_VARIANT_TAMPER = re.compile(rf"^variant cell (\S+) {VARIANT_NOTE} \(graded with (.+)\)$")
+
+
+def variant_note(gid: str, values: dict) -> str:
+    """The instructor's note for a variant cell that holds another variant than the student's own (``values``)."""
+    mine = ", ".join(f"{k} = {v!r}" for k, v in values.items())
+    return f"variant cell {gid} {VARIANT_NOTE} (graded with {mine})"
+
+
+def learner_variant_lines(tampering: list[str]) -> list[str]:
+    """What a learner is told of :func:`variant_note`: that the tests ran on their own variant, and which
+    (values the grader drew for them, never what the notebook held)."""
+    lines = []
+    for note in tampering:
+        m = _VARIANT_TAMPER.match(str(note))
+        if m:
+            lines.append(f"Your notebook holds another variant than yours (cell {m.group(1)}): it was graded on your "
+                         f"own, {m.group(2)}, so answers written for the other one may fail here. Answer for your "
+                         "own variant (ask your instructor for your own copy if you worked in someone else's).")
+    return lines
 
 
 def merge(student: nbformat.NotebookNode | None, release: nbformat.NotebookNode,
@@ -194,8 +215,7 @@ def merge(student: nbformat.NotebookNode | None, release: nbformat.NotebookNode,
         else:
             if variants.is_variant_cell(ref):
                 if variants.values_in(cell) != variants.values_in(ref):
-                    mine = ", ".join(f"{k} = {v!r}" for k, v in variants.values_in(ref).items())
-                    tamper.append(f"variant cell {gid} {VARIANT_NOTE} (graded with {mine})")
+                    tamper.append(variant_note(gid, variants.values_in(ref)))
             elif not source_known:
                 tamper.append(f"test cell {gid} was edited (the original tests were run)")
             out.append(trusted(gid))

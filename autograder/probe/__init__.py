@@ -226,8 +226,8 @@ class Observations:
                                               "its inputs (pass device=x.device)")
         return verdict
 
-    def payload(self, error: str | None) -> dict:
-        return {"exercise": self.exercise, "observations": self.items, "error": error}
+    def payload(self, error: str | None, error_at: list[list[int]] | None = None) -> dict:
+        return {"exercise": self.exercise, "observations": self.items, "error": error, "error_at": error_at}
 
 
 _DEVICE_ERRORS = ("expected device", "same device", "two devices", "is on device", "device type",
@@ -315,6 +315,24 @@ def _describe_error(exc: BaseException) -> str:
     return text[:500]
 
 
+def _cell_frames(exc: BaseException) -> list[list[int]]:
+    """The frames of ``exc`` that run notebook cells, outermost first (the innermost 50): [the cell's execution
+    count, the line] each, as IPython names them in a traceback ("Cell In[9], line 4"); none outside IPython.
+    The grader reads only these numbers, to say which cell raised (the learner's answer) and at which line."""
+    try:
+        from IPython import get_ipython
+
+        counts = getattr(getattr(get_ipython(), "compile", None), "_filename_map", None) or {}
+    except ImportError:  # pragma: no cover - the kernel always has IPython
+        return []
+    found = []
+    for frame, line in traceback.walk_tb(exc.__traceback__):
+        count = counts.get(frame.f_code.co_filename)
+        if isinstance(count, int) and isinstance(line, int):
+            found.append([count, line])
+    return found[-50:]
+
+
 def observe(exercise: str, fn: Callable[[Observations], Any], seed: int | None = None,
             exercise_seed: int | None = None) -> dict:
     """Run a hidden test body once and return its payload (plain data).
@@ -324,16 +342,16 @@ def observe(exercise: str, fn: Callable[[Observations], Any], seed: int | None =
     obs = Observations(exercise, exercise_seed if exercise_seed is not None else _exercise_seed(exercise, seed))
     saved = _generator_states()
     _seed_everything(obs.seed)
-    error = None
+    error, error_at = None, []
     try:
         fn(obs)
     except Exception as exc:  # the learner's code raised: that is an observation too
-        error = _describe_error(exc)
+        error, error_at = _describe_error(exc), _cell_frames(exc)
     finally:
         # the notebook's random stream goes on as if the hidden test had not run: what the learner's
         # code drew inside it (more, fewer, none) does not shift the numbers any later cell draws
         _restore_generators(saved)
-    return obs.payload(error)
+    return obs.payload(error, error_at)
 
 
 _HELD: list[dict] = []

@@ -111,8 +111,14 @@ class Exercise:
         return self.id[2:].replace("_", ".")
 
 
+def natural_key(name: str) -> tuple:
+    """A name's sort key with its numbers as numbers: ``ex7_6`` before ``ex7_7``, ``ex2_9`` before ``ex10_1``."""
+    return tuple((0, int(part)) if part.isdigit() else (1, part) for part in re.split(r"(\d+)", name) if part)
+
+
 def exercises(nb) -> list[Exercise]:
-    """The exercises of a notebook, in order, from its nbgrader metadata."""
+    """The exercises of a notebook, in the order of their numbers (7.6 before 7.7 wherever their cells
+    stand), from its nbgrader metadata."""
     found: dict[str, Exercise] = {}
     order: list[str] = []
     for i, cell in enumerate(nb.cells):
@@ -140,7 +146,7 @@ def exercises(nb) -> list[Exercise]:
                         e.title = re.split(r"\s+·\s+difficulty|\s{2,}|\s+difficulty", line.lstrip("#").strip())[0]
                         break
                 break
-    return [found[ex] for ex in order]
+    return [found[ex] for ex in sorted(order, key=natural_key)]
 
 
 _CONFIGS: dict[str, tuple[object, object]] = {}

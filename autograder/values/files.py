@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import tempfile
 import time
 from pathlib import Path
@@ -63,6 +64,16 @@ def stamp(path: os.PathLike) -> tuple[int, int, int] | None:
     except OSError:  # no such file (or not readable): the caller's reader says so
         return None
     return st.st_ino, st.st_mtime_ns, st.st_size
+
+
+ASIDE_TIME = "%Y-%m-%dT%H%M%S"  # the TIME of a kept copy's name (aside_name)
+KEPT = re.compile(r"\.mine-\d{4}-\d{2}-\d{2}T\d{6}(-\d+)?(\.[^.]+)?$")
+
+
+def is_kept_copy(path: os.PathLike) -> bool:
+    """Whether ``path`` is a person's file a command kept aside (:func:`aside_name`), not one of its kind: a
+    ``NAME.mine-TIME.ipynb`` beside a released notebook is the learner's earlier copy, not a second notebook."""
+    return bool(KEPT.search(Path(path).name))
 
 
 def aside_name(path: Path, stamp: str, is_file: bool | None = None) -> Path:
@@ -138,7 +149,7 @@ def keep_if_theirs(path: os.PathLike, root: os.PathLike, keep_in: os.PathLike | 
         raise UserError(f"{path} exists and cannot be read ({exc.strerror}): move it away, or write elsewhere") from None
     if digest == _record(root).get(str(path.resolve())) or (same_as is not None and digest == _digest(same_as)):
         return None
-    aside = aside_name(Path(keep_in) / path.name if keep_in else path, time.strftime("%Y-%m-%dT%H%M%S"), True)
+    aside = aside_name(Path(keep_in) / path.name if keep_in else path, time.strftime(ASIDE_TIME), True)
     aside.parent.mkdir(parents=True, exist_ok=True)
     os.replace(path, aside)
     return aside

@@ -37,26 +37,47 @@ class Verdict:
     exercise: str
     passed: bool
     checks: list[Check] = field(default_factory=list)
-    error: str | None = None
+    error: str | None = None  # what stopped the hidden tests: "your function raised RuntimeError"
+    where: str = ""  # where it was raised: "answer cell, line 4"
+    stopped: str | None = None  # the check it stopped: the first one not reached
 
     def failures(self) -> list[Check]:
-        return [c for c in self.checks if not c.passed]
+        """The checks that failed, but those never reached after the one the error stopped (its consequences)."""
+        found, after = [], False
+        for c in self.checks:
+            after = after or c.name == self.stopped
+            if not c.passed and (c.name == self.stopped or not (after and c.reason == "not reached")):
+                found.append(c)
+        return found
+
+    def unreached(self) -> int:
+        """How many checks after the stopped one were never reached."""
+        return sum(not c.passed and c.reason == "not reached" for c in self.checks) - (self.stopped is not None)
+
+    def reason(self, c: Check) -> str:
+        """Why ``c`` failed, as a learner reads it: the error that stopped it, else the comparison's reason."""
+        if c.name == self.stopped and self.error:
+            return self.error + (f" ({self.where})" if self.where else "")
+        return c.reason
 
     def message(self) -> str:
         """A learner-facing message: names checks and concepts, never test source or expected values."""
         if self.passed:
             return f"{self.exercise}: all {len(self.checks)} hidden checks passed"
         lines = [f"{self.exercise}: hidden tests failed"]
-        if self.error:
-            lines.append(f"  {self.error}")
-        for c in self.failures()[:8]:
-            line = f"  - check '{c.name}': {c.reason}"
+        if self.error and self.stopped is None:
+            lines.append(f"  {self.error}" + (f" ({self.where})" if self.where else ""))
+        failures = self.failures()
+        for c in failures[:8]:
+            line = f"  - check '{c.name}': {self.reason(c)}"
             if c.hint:
                 line += f" (concept: {c.hint})"
             lines.append(line)
-        more = len(self.failures()) - 8
+        more = len(failures) - 8
         if more > 0:
             lines.append(f"  ... and {more} more")
+        if self.stopped is not None and self.unreached() > 0:
+            lines.append(f"  ({self.unreached()} later checks not reached)")
         return "\n".join(lines)
 
 
@@ -179,8 +200,10 @@ def compare(ref: Any, got: Any, spec: dict) -> str:
     return "unknown observation kind"
 
 
-def judge(reference: dict | None, student: dict | None) -> Verdict:
-    """Compare a student payload with the reference payload of the same exercise."""
+def judge(reference: dict | None, student: dict | None, raised: tuple[str, str] | None = None) -> Verdict:
+    """Compare a student payload with the reference payload of the same exercise; ``raised``: the cause and
+    place of the error the payload records, as the grader read them (:func:`autograder.values.messages.raised`),
+    else the error is named alone."""
     ex = (reference or {}).get("exercise") or "?"
     if reference is None:
         return Verdict(ex, False, error="the reference solution recorded nothing (grader fault)")
@@ -204,7 +227,9 @@ def judge(reference: dict | None, student: dict | None) -> Verdict:
         except (RecursionError, ValueError, TypeError, OverflowError, KeyError, AttributeError, IndexError):
             reason = "malformed observation"
         checks.append(Check(name, not reason, reason, spec.get("hint", "") if reason else ""))
-    error = student.get("error")
-    error = f"your code raised {exception_name(error)}" if error else None
+    error, where, stopped = student.get("error"), "", None
+    if error:
+        error, where = raised if raised else (f"your code raised {exception_name(error)}", "")
+        stopped = next((c.name for c in checks if c.reason == "not reached"), None)
     passed = bool(checks) and all(c.passed for c in checks) and not error
-    return Verdict(ex, passed, checks, error)
+    return Verdict(ex, passed, checks, error or None, where, stopped)

@@ -16,6 +16,10 @@ from pathlib import Path
 import nbformat
 
 from autograder.values import course, nbfmt, released, variants
+from autograder.values.messages import STUB_ERROR, STUB_MESSAGE
+
+# what every answer cell holds as released (nbgrader_config.py's ClearSolutions.code_stub)
+CODE_STUB = f'# YOUR CODE HERE\nraise {STUB_ERROR}("{STUB_MESSAGE}")'
 
 
 def pristine_release(solution: nbformat.NotebookNode, root: Path) -> nbformat.NotebookNode:

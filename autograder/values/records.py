@@ -23,7 +23,16 @@ class ExerciseResult:
     message: str = ""  # for the learner: trusted text only (autograder.values.messages)
     hint: str = ""
     detail: str = ""  # for the instructor: the raw errors the run printed (the learner's code wrote them)
-    failed_checks: list[dict] = field(default_factory=list)  # {"check", "concept"}: what the class report counts
+    failed_checks: list[dict] = field(default_factory=list)  # autograder.values.messages.Failure: what every report says
+
+    def learner_lines(self) -> list[str]:
+        """What a learner is told of this exercise, wherever they read it (``check``, ``progress``, the feedback
+        page): the message's lines, then each concept to revisit that they do not already name."""
+        lines = [m.rstrip() for m in (self.message or "").splitlines() if m.strip()]
+        for hint in [h.strip() for h in (self.hint or "").split(";") if h.strip()]:
+            if not any(hint in m for m in lines):
+                lines.append(f"revisit: {hint}")
+        return lines
 
 
 @dataclass
@@ -84,8 +93,11 @@ class CellOutcome:
     payload: dict | None = None  # the hidden tests' observations (the learner's kernel made them)
     error: str | None = None  # the first error, as raised (raw: for the instructor)
     error_name: str | None = None
-    error_line: int | None = None  # the cell's own line the traceback names
+    error_line: int | None = None  # the cell's own line the traceback names (its innermost frame in this cell)
+    error_frames: list[tuple[int | None, int]] = field(default_factory=list)  # every cell frame: (count, line)
+    count: int | None = None  # the cell's execution count, which its frames name
     answer_error: str | None = None  # the first error of the exercise's answer cell
+    answer_error_line: int | None = None  # the answer cell's line it names
 
 
 @dataclass

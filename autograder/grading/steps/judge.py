@@ -24,7 +24,8 @@ class JudgeObservations(NbGraderPreprocessor):
         if res is None or run.judged:
             return nb, resources
         with timing.phase("grader: judge observations"):
-            run.exercises = score(run.data, outcomes(res.nb, run.data.exercises), run.refs, run.submitted.nb, res.error)
+            run.exercises = score(run.data, outcomes(res.nb, run.data.exercises), run.refs, run.submitted.nb, res.error,
+                                 res.nb)
         run.judged = True
         code_cells = sum(c.cell_type == "code" for c in run.merged.cells)
         if run.mode == "short":
