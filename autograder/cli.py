@@ -146,8 +146,10 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("similarity", help="one HTML page of the students' most similar answers (for instructors)",
                        description="Compare the students' answer cells of submitted/STUDENT/ASSIGNMENT/*.ipynb, "
                                    "each exercise across the class and each notebook's answers as a whole, with "
-                                   "copydetect's winnowing fingerprints (as MOSS does). Lines of the released "
-                                   "stubs and of the course's own cells are left out. Writes one page with the "
+                                   "copydetect's winnowing fingerprints (as MOSS does). Lines of the course's own "
+                                   "cells, and lines both students of a pair were handed or reach by fixing their "
+                                   "own copy (the released stubs; in the debugging exam, the fixes every correct "
+                                   "copy shares), are left out. Writes one page with the "
                                    "most similar pairs side by side, shared passages highlighted, and prints one "
                                    "line per pair listed. Similarity is not proof: read the passages. Changes no "
                                    "grade; never writes over a file it did not write.")
@@ -157,6 +159,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the HTML file to write (default: reports/ASSIGNMENT-similarity.html in the course folder)")
     s.add_argument("--top", type=int, default=None,
                    help="pairs listed of whole notebooks, and of single exercises (default: 10 each)")
+    s.add_argument("--default-variant", action="store_true",
+                   help="the class was handed one copy for all (handout --default-variant): compare each student "
+                        "against the default variant rather than their own")
 
     s = sub.add_parser("export", help="write a CSV of grades from the gradebook",
                        description="Write one row per student and assignment due or graded: score, lateness, "

@@ -291,3 +291,63 @@ def test_the_command_line_runs_it(klass, tmp_path):
     assert out.returncode == 0, out.stderr
     assert to.read_text().count('<section id="pair-') == 2
     assert [line.split()[1:4] for line in out.stdout.splitlines()[1:]] == [["ana", "~", "max"]] * 2
+
+
+EXAM = "13_debugging_exam"
+
+
+def test_fixed_exams_copied_from_a_classmate_are_the_top_pairs(course_dir, tmp_path):
+    """The debugging exam hands each student their own draw: a spec and a planted bug per part, the spec written
+    into their copy. Honest students fix their own copy: their fixed exams share the lines every fix restores,
+    which count for nothing, but not their specs. A copier hands in a classmate's fixed exam whole, another the
+    same with names changed: they are the top pairs, far above every honest one. Two students of one draw who
+    both fixed everything hand in the same script, as honest work does: both are compared (neither has "nothing
+    of their own"), and the pair is not listed."""
+    from autograder.grading.coursedata import NotebookData
+    from autograder.values import course, variants
+
+    secret = bytes(range(32))
+    (course_dir / ".autograder").mkdir(exist_ok=True)
+    (course_dir / ".autograder" / "variant_seeds.json").write_text(json.dumps({EXAM: secret.hex()}))
+    data = NotebookData.load(course.Assignment(EXAM, course_dir), EXAM)
+    ids = [f"s{i:03d}" for i in range(300)]
+    drawn = {who: variants.draw(data.solution, secret, EXAM, EXAM, who) for who in ids}
+    twins = next((a, b) for i, a in enumerate(ids) for b in ids[i + 1:] if drawn[a] == drawn[b])
+    bugs = [k for k in drawn[ids[0]] if k.endswith("/bug")]
+
+    def apart(a, b):
+        return all(drawn[a][k] != drawn[b][k] for k in bugs if len(variants.params(data.solution)[k]) > 2)
+
+    holder = next(who for who in ids if who not in twins)
+    copier, renamer = [who for who in ids if who not in twins and who != holder and apart(who, holder)][:2]
+    honest = [who for who in ids if who not in {*twins, holder, copier, renamer}][:5]
+
+    def fixed(who):
+        """``who``'s copy with every bug fixed: the solution with their spec written in."""
+        spec = variants.cell_values(data.solution, drawn[who])
+        return {course.grade_id(c): variants.planted_source(c.source, [], data.markers, spec)
+                for c in data.solution.cells if variants.plants(c)}
+
+    subs = tmp_path / "submitted"
+
+    def hand_in(who, answers):
+        release = json.loads(nbformat.writes(data.for_student(who, secret).release))
+        write_submission(subs, who, release, answers, notebook=EXAM, assignment=EXAM)
+
+    for who in [holder, *honest, *twins]:
+        hand_in(who, fixed(twins[0] if who in twins else who))
+    hand_in(copier, fixed(holder))
+    renamed = {gid: text.replace("running", "total").replace("order", "permutation").replace("decay", "decayed")
+               for gid, text in fixed(holder).items()}
+    hand_in(renamer, renamed)
+    found = similarity.gather(course_dir, subs, EXAM)
+    assert not found.stub_only and len(found.students[EXAM]) == 10, (found.stub_only, found.skipped)
+    whole, _ = similarity.rank(found, course_dir, EXAM)
+    assert names(whole[0]) == {holder, copier} and whole[0].score > 0.95, [(p.a, p.b, round(p.score, 2)) for p in whole]
+    copies = [p.score for p in whole if names(p) <= {holder, copier, renamer}]
+    # honest pairs: two students who each fixed their own copy (a copier's answer holds a classmate's spec, so it
+    # may pair with anyone whose draw shares some of it)
+    honest_pairs = [p.score for p in whole if not names(p) & {copier, renamer}]
+    assert len(copies) == 3 and min(copies) > max(honest_pairs, default=0) + 0.3, \
+        [(p.a, p.b, round(p.score, 2)) for p in whole]
+    assert not [p for p in whole if names(p) == set(twins)]

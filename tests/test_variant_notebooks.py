@@ -1,7 +1,8 @@
 """The course's per-student variants and planted bugs, notebook by notebook, in the grader's own kernels.
 
-For every notebook with variant cells (:mod:`autograder.values.variants`), under every combination of its
-parameters other than the default (which ``tests/test_notebooks.py`` covers):
+For every notebook with variant cells (:mod:`autograder.values.variants`), under draws that between them hold
+every choice of every parameter (:func:`autograder.values.variants.draws`; every combination would be too many
+reference runs for the debugging exam), other than the default (which ``tests/test_notebooks.py`` covers):
 
 1. the reference solution runs top to bottom and passes its own tests, visible and hidden: it is what
    each student of that variant is graded against;
@@ -19,12 +20,13 @@ parameters other than the default (which ``tests/test_notebooks.py`` covers):
 Every notebook with variants or planted bugs has at least three combinations, so that two students mostly
 differ.
 Planted bugs are checked by ``tests/test_plants.py`` (each bug's text is a ``wrong_*.py`` answer, which
-``tests/test_notebooks.py`` grades).
+``tests/test_notebooks.py`` grades).  Where a notebook has them, each planted part's spec is drawn with its
+bug, and a classmate's fixed part must fail: under every draw, the default one included, the part as fixed by
+a student of each other draw (their spec written in) fails, on the hidden tests alone too.
 """
 
 from __future__ import annotations
 
-import itertools
 import math
 
 import pytest
@@ -44,9 +46,11 @@ def cell_params(nb) -> dict[str, list]:
 
 
 def combinations(nb) -> list[dict]:
-    found = cell_params(nb)
-    combos = [dict(zip(found, values)) for values in itertools.product(*found.values())]
-    return [c for c in combos if c != {k: v[0] for k, v in found.items()}]
+    """The draws to run the reference on: :func:`variants.draws`, each with its planted bugs; the default first
+    where the notebook has planted parts (a classmate's fixed part is tried under it too), else left out."""
+    planted = any(variants.plants(c) for c in nb.cells)
+    found = variants.draws(nb)
+    return found if planted else found[1:]
 
 
 WITH_VARIANTS = [(a, n) for a, n in NOTEBOOKS if cell_params(course.read(course.Assignment(a, ROOT).solution(n)))]
@@ -95,6 +99,8 @@ def test_every_variant(assignment, notebook):
     judged: set[tuple] = set()  # (exercise, its parameters' values) already judged
     judged_files: set = set()  # the answers written for a variant that one of those judged
     problems = []
+    markers = course.markers(ROOT)
+    draws = variants.draws(solution)
     for values in combinations(solution):
         with NotebookSession(assignment, notebook, variant=values) as s:
             run = s.run_solution()
@@ -102,6 +108,18 @@ def test_every_variant(assignment, notebook):
             if run.errors:
                 continue
             for ex in s.exercises:
+                planted = next((c for i in ex.solution_cells if variants.plants(c := solution.cells[i])), None)
+                if planted is not None:
+                    # a classmate of every other draw fixed this part: their spec is written in, and it fails here
+                    for other in draws[:len(variants.plants(planted))]:
+                        if other[variants.plant_param(planted)] == values[variants.plant_param(planted)]:
+                            continue
+                        text = variants.planted_source(planted.source, [], markers,
+                                                       variants.cell_values(solution, other))
+                        for hidden_only in (False, True):
+                            if s.try_answer(ex, text, hidden_only=hidden_only).passed:
+                                problems.append(f"{values}: {ex.id} as fixed by a student of the draw {other} passes"
+                                                + (" the hidden tests alone" if hidden_only else ""))
                 seen = {p: values[p] for p in used.get(ex.id, [])}
                 if not seen or seen == {p: default[p] for p in seen} or (ex.id, *seen.items()) in judged:
                     continue      # this exercise sees the default variant here, or saw these values already

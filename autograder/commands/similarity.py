@@ -1,9 +1,14 @@
 """``autograder similarity ASSIGNMENT``: which students' answers look alike, for the instructor to look at.
 
 Only what the students wrote is compared: the code of their answer cells (nbgrader solution cells, as
-the pristine release marks them), with every line that the released stub of that cell holds, or that
-any of the instructor's own (non-answer) cells holds, left out, so starter code and course code never
-make two students look alike.  The comparison is copydetect's winnowing fingerprints (the method MOSS
+the pristine release marks them), with every line that any of the instructor's own (non-answer) cells
+holds left out, and every line that both students of a pair were handed in their answer cells (the
+released stub) or reach by fixing their own copy (in the debugging exam, where each one is handed their
+own draw: a planted bug and a spec of their own written into the script), so starter code, course code
+and the fixes every correct copy shares never make two students look alike.  A fixed exam copied from a
+classmate of another draw does: it holds the classmate's spec, which the copier's own copy never led to.
+Two students of one draw who fixed everything hand in the same script, as honest work does: nothing of it
+counts, and the pair is not listed.  The comparison is copydetect's winnowing fingerprints (the method MOSS
 uses): code is tokenized with names and strings made anonymous, so renamed variables do not hide a
 shared passage, and each shared run of tokens is found wherever it stands, so reordered lines do not
 either.  Each exercise is compared across the class, and so is each notebook's whole answer text;
@@ -27,6 +32,7 @@ from pathlib import Path
 
 from autograder.commands.grade import discover
 from autograder.grading.coursedata import NotebookData
+from autograder.grading.seeds import drawn_variant_secret
 from autograder.grading.submission import read_submission
 from autograder.values import course, outputs, variants
 from autograder.values.errors import UserError
@@ -47,9 +53,41 @@ DEFAULT_TOP = 10
 @dataclass
 class Doc:
     """One student's answer text in one scope, line by line: ``(line, compared)``.  A line not compared
-    is the released stub's or the course's own, or a label this command added."""
+    is one the student was handed, or the course's own, or a label this command added.  ``handed``: the
+    lines (stripped) left out only because this student was handed them; ``expected``: those and the lines
+    of their handout with every planted bug fixed (in the debugging exam, the fixed script of their own
+    draw: what an honest fix of their own copy writes)."""
 
     lines: list[tuple[str, bool]] = field(default_factory=list)
+    handed: set[str] = field(default_factory=set)
+    expected: set[str] = field(default_factory=set)
+
+    def against(self, other: "Doc") -> "Doc":
+        """This answer as compared with ``other``'s: a line counts unless it is the course's, or one that both
+        students' own copies hold or lead to when fixed (a stub both were handed, a fix both had to make).  A
+        line of this student's own draw that ``other``'s copy does not lead to (their spec, written into their
+        copy) counts only where ``other`` wrote it too, word for word: two draws' spec lines differ only in
+        their numbers, which the tokens compared keep, but not enough to tell honest answers apart, while a
+        classmate's spec in one's answer is what a copied exam holds."""
+        return Doc(self._compared(self.expected & other.expected, self.found_in(other)), self.handed,
+                   self.expected)
+
+    def found_in(self, other: "Doc") -> frozenset[str]:
+        """The lines of this student's draw alone that ``other`` wrote too."""
+        theirs = {line.strip() for line, _ in other.lines}
+        return frozenset((self.expected - other.expected) & theirs)
+
+    def _compared(self, common: set[str], found: frozenset[str]) -> list[tuple[str, bool]]:
+        out = []
+        for line, keep in self.lines:
+            text = line.strip()
+            if not keep and text not in self.handed:  # the course's own line, or a label
+                out.append((line, False))
+            elif text in common:
+                out.append((line, False))
+            else:
+                out.append((line, text not in self.expected or text in found))
+        return out
 
     @property
     def text(self) -> str:
@@ -116,14 +154,11 @@ def _lines(source: str) -> list[str]:
 
 
 def course_lines(data: NotebookData) -> set[str]:
-    """Every line of the instructor's non-answer cells (code and text) and of every planted answer cell as
-    some student was handed it, stripped."""
+    """Every line of the instructor's non-answer cells (code and text), stripped."""
     found: set[str] = set()
     for cell in list(data.solution.cells) + list(data.release.cells):
         if not course.is_solution(cell):
             found.update(_lines(str(cell.get("source", ""))))
-    for text in variants.planted_sources(data.solution, data.markers):  # what some student was handed
-        found.update(_lines(text))
     return found
 
 
@@ -134,14 +169,24 @@ def answer_cells(data: NotebookData) -> list[tuple[str, str, str]]:
             if course.is_solution(c) and c.cell_type == "code" and course.exercise_of(c) and course.grade_id(c)]
 
 
+def planted_fixed(data: NotebookData) -> dict[str, str]:
+    """Each planted answer cell of ``data`` with no bug: the solution with the spec ``data`` binds written in (what
+    a student handed that copy has once every bug is fixed), by grade id."""
+    spec = variants.bound(data.release)
+    return {course.grade_id(c): variants.planted_source(c.source, [], data.markers, spec)
+            for c in data.solution.cells if variants.plants(c)}
+
+
 def answers_of(nb, data: NotebookData, shared: set[str], who: str) -> tuple[Student, list[str]]:
-    """One student's answers as documents, with what was cut; a cell the submission lacks is its stub."""
+    """One student's answers as documents, with what was cut; a cell the submission lacks is its stub.
+    ``data`` is the notebook as this student was handed it (their variant, their planted bugs)."""
     submitted: dict[str, str] = {}
     for cell in nb.cells:
         gid = course.grade_id(cell)
         if gid and gid not in submitted:
             submitted[gid] = str(cell.get("source", ""))
     titles = {e.id: e.title or e.id for e in data.exercises}
+    fixed = planted_fixed(data)
     exercises: dict[str, Doc] = {}
     notes = []
     for gid, ex, stub in answer_cells(data):
@@ -149,12 +194,16 @@ def answers_of(nb, data: NotebookData, shared: set[str], who: str) -> tuple[Stud
         if cut:
             notes.append(f"{who}: the answer cell {gid} is longer than {MAX_ANSWER_CHARS} characters; "
                          "only its beginning is compared")
-        left_out = shared | set(_lines(stub))
+        handed = set(_lines(stub)) - shared
+        left_out = shared | handed
         doc = exercises.setdefault(ex, Doc())
+        doc.handed |= handed
+        doc.expected |= handed | (set(_lines(fixed.get(gid, ""))) - shared)
         if doc.lines and not doc.lines[-1][0].endswith("\n"):
             doc.lines[-1] = (doc.lines[-1][0] + "\n", doc.lines[-1][1])
         doc.lines += [(line, line.strip() not in left_out) for line in text.splitlines(keepends=True)]
-    whole = Doc()
+    whole = Doc(handed=set().union(*(d.handed for d in exercises.values())),
+                expected=set().union(*(d.expected for d in exercises.values())))
     for ex, doc in exercises.items():
         whole.lines.append((f"# ── {titles.get(ex, ex)} ──\n", False))
         whole.lines += doc.lines
@@ -163,18 +212,23 @@ def answers_of(nb, data: NotebookData, shared: set[str], who: str) -> tuple[Stud
     return Student(who, exercises, whole), notes
 
 
-def gather(root: Path, subs: Path, assignment: str) -> Gathered:
-    """Every submitted notebook of ``assignment`` in ``subs``, read without trust, as the students' answers."""
+def gather(root: Path, subs: Path, assignment: str, default_variant: bool = False) -> Gathered:
+    """Every submitted notebook of ``assignment`` in ``subs``, read without trust, as the students' answers,
+    each judged against what that student was handed: their own variant, drawn again from their id, or the
+    default one for all with ``default_variant`` (a class handed one copy for all)."""
     out = Gathered()
     planned = discover(root, subs, [assignment], None)
     if not planned:
         raise UserError(f"no submission of {assignment} in {subs}: collect first, or give --submissions FOLDER")
+    secret = None if default_variant else drawn_variant_secret(root, assignment)
     loaded: dict[str, tuple[NotebookData, set[str]]] = {}
     for f in planned:
         if f.notebook not in loaded:
             data = NotebookData.loaded(course.Assignment(assignment, root), f.notebook)
             loaded[f.notebook] = (data, course_lines(data))
         data, shared = loaded[f.notebook]
+        if secret is not None:
+            data = data.for_student(f.student, secret)
         who = f"{f.student}/{f.notebook}"
         out.notes += [f"{who}: {n}" for n in f.notes]
         sub = read_submission(Path(f.path))
@@ -214,15 +268,27 @@ def _spans(slices, length: int) -> list[tuple[int, int]]:
 
 
 def compare(docs: dict[str, Doc], notebook: str, scope: str, title: str) -> list[Pair]:
-    """Every pair of students whose answers share code, best first."""
+    """Every pair of students whose answers share code, best first: each answer as compared with the other's
+    (:meth:`Doc.against`; the same for every pair where everyone was handed the same)."""
     from copydetect import compare_files
 
-    prints = {who: fp for who, fp in ((who, _fingerprint(d)) for who, d in sorted(docs.items())) if fp is not None}
-    names = sorted(prints)
+    prints: dict[tuple[str, frozenset], tuple[Doc, object]] = {}
+
+    def printed(who: str, other: str):
+        mine, theirs = docs[who], docs[other]
+        key = (who, frozenset(mine.expected & theirs.expected), mine.found_in(theirs))
+        if key not in prints:
+            doc = mine.against(theirs)
+            prints[key] = (doc, _fingerprint(doc))
+        return prints[key]
+
+    names = sorted(docs)
     pairs = []
     for i, a in enumerate(names):
         for b in names[i + 1:]:
-            fa, fb = prints[a], prints[b]
+            (da, fa), (db, fb) = printed(a, b), printed(b, a)
+            if fa is None or fb is None:
+                continue
             _, (sa, sb), (slices_a, slices_b) = compare_files(fa, fb)
             if not len(slices_a) or not len(slices_a[0]):
                 continue
@@ -231,8 +297,8 @@ def compare(docs: dict[str, Doc], notebook: str, scope: str, title: str) -> list
             score = (sa * ca + sb * cb) / (ca + cb) if ca + cb else 0.0
             if score <= 0:
                 continue
-            pairs.append(Pair(notebook, scope, title, a, b, score, sa, sb, docs[a], docs[b],
-                              _spans(slices_a, len(docs[a].text)), _spans(slices_b, len(docs[b].text))))
+            pairs.append(Pair(notebook, scope, title, a, b, score, sa, sb, da, db,
+                              _spans(slices_a, len(da.text)), _spans(slices_b, len(db.text))))
     pairs.sort(key=lambda p: (-p.score, p.a, p.b))
     return pairs
 
@@ -314,9 +380,11 @@ mark{{background:#ffd54f}}.course{{color:#999}}</style></head><body>
 <p>Similarity is not proof. Each score is the share of the code of both answers that the two have in
 common, as passages of at least {NOISE} tokenized characters (names and strings made anonymous, so a
 renamed variable or a moved line does not hide a passage). Short exercises converge: there are few
-ways to write them, and honest answers to them can look alike. Lines of the released stubs and of the
-course's own cells are left out of every comparison (shown grey). Look at the shared passages side by
-side (<mark>highlighted</mark>), and talk to the students before you conclude anything.</p>
+ways to write them, and honest answers to them can look alike. Lines of the course's own cells, and
+lines both students were handed in their answer cells or reach by fixing their own copy (the released
+stubs; in the debugging exam, the fixes every correct copy shares), are left out of every comparison
+(shown grey). Look at the shared passages side by side (<mark>highlighted</mark>), and talk to the
+students before you conclude anything.</p>
 <p>{counted} submitted notebook(s) compared; pairs listed: the top {top} of whole notebooks and the top
 {top} of single exercises.</p>
 {f'<h2>Not compared: nothing of their own (only the released stubs)</h2><ul>{stubs}</ul>' if stubs else ''}
@@ -347,7 +415,7 @@ def run(args) -> int:
     if top < 1:
         raise UserError(f"--top {top}: give a number of pairs of at least 1")
     out = Path(args.to) if args.to else Path(root) / "reports" / f"{name}-similarity.html"
-    found = gather(root, subs, name)
+    found = gather(root, subs, name, default_variant=args.default_variant)
     whole, each = rank(found, root, name)
     aside = write_for_people(out, render(name, found, whole, each, top), root)
     if aside:

@@ -43,7 +43,9 @@ Modes (environment variable ``AUTOGRADER_MODE``):
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import inspect
 import math
 import os
 import random
@@ -100,15 +102,16 @@ def encode(value: Any, _depth: int = 0) -> dict:
         return {"t": "str", "v": value}
     if torch is not None:
         if isinstance(value, torch.Tensor):
-            t = torch.Tensor.detach(value)
-            t = torch.Tensor.to(t, "cpu")
-            if t.is_complex():
+            from autograder.probe import trusted
+
+            dtype, shape, numbers = trusted.tensor_data(value)  # as torch's own C code reads them
+            if "complex" in dtype:
                 return {"t": "unsupported", "type": "complex tensor"}
-            if t.is_floating_point():
-                data = [_num(x) for x in torch.Tensor.tolist(torch.Tensor.reshape(t.double(), (-1,)))]
+            if "float" in dtype:
+                data = [_num(float(x)) for x in numbers]
             else:
-                data = [int(x) for x in torch.Tensor.tolist(torch.Tensor.reshape(t.long(), (-1,)))]
-            return {"t": "tensor", "dtype": str(t.dtype), "shape": list(t.shape), "data": data}
+                data = [int(x) for x in numbers]
+            return {"t": "tensor", "dtype": dtype, "shape": shape, "data": data}
         if isinstance(value, torch.dtype):
             return {"t": "str", "v": str(value)}
         if isinstance(value, torch.device):
@@ -225,6 +228,19 @@ class Observations:
         self.value(name, verdict, hint=hint or "a tensor made inside the function must be on the device of "
                                               "its inputs (pass device=x.device)")
         return verdict
+
+    @property
+    def trusted(self) -> types.ModuleType:
+        """:mod:`autograder.probe.trusted`: what to read the learner's process with (a tensor's dtype, whether
+        gradients are on, a module's mode, what ``torch.load(weights_only=True)`` makes of a file), with
+        functions taken before any learner code ran."""
+        from autograder.probe import trusted
+
+        return trusted
+
+    def standing_in(self, space: dict, name: str, replacement: Callable):
+        """:func:`standing_in`: while the block runs, the function ``space[name]`` runs ``replacement``'s code."""
+        return standing_in(space, name, replacement)
 
     def payload(self, error: str | None, error_at: list[list[int]] | None = None) -> dict:
         return {"exercise": self.exercise, "observations": self.items, "error": error, "error_at": error_at}
@@ -416,6 +432,46 @@ def hidden_test(exercise: str):
         return None
 
     return deco
+
+
+# ---------------------------------------------------------------- stand-ins
+
+
+@contextlib.contextmanager
+def standing_in(space: dict, name: str, replacement: Callable):
+    """While the block runs, calling the function ``space[name]`` runs ``replacement``'s code instead, so that a
+    part of a script is tested on its own, with a plain step in the place of the learner's.
+
+    The stand-in is the learner's function itself: the same object (an alias the learner's code kept finds it
+    too), with its own name, qualified name, documentation, defaults, module, file and first line; only the
+    code it runs is ``replacement``'s, its parameters renamed to the function's.  So the learner's code cannot
+    tell it from the script's own step by what it can see of the object, as it could a function of another
+    name.  ``replacement`` reads any state from its globals, which are the function's.  Where ``space[name]``
+    is not a plain function of the same number of parameters (a callable object, a closure), ``name`` is bound
+    to ``replacement`` for the block instead."""
+    function = space[name]
+    code = getattr(function, "__code__", None)
+    new = replacement.__code__
+    starred = inspect.CO_VARARGS | inspect.CO_VARKEYWORDS
+    if (isinstance(function, types.FunctionType) and function.__closure__ is None and not new.co_freevars
+            and code.co_argcount == new.co_argcount and code.co_kwonlyargcount == new.co_kwonlyargcount
+            and not (code.co_flags | new.co_flags) & starred):
+        names = code.co_varnames[:code.co_argcount + code.co_kwonlyargcount] + \
+            new.co_varnames[new.co_argcount + new.co_kwonlyargcount:]
+        if len(set(names)) == len(names):
+            function.__code__ = new.replace(co_name=code.co_name, co_qualname=code.co_qualname,
+                                            co_filename=code.co_filename, co_firstlineno=code.co_firstlineno,
+                                            co_varnames=names)
+            try:
+                yield
+            finally:
+                function.__code__ = code
+            return
+    space[name] = replacement
+    try:
+        yield
+    finally:
+        space[name] = function
 
 
 # ---------------------------------------------------------------- local mode

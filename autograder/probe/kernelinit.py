@@ -18,6 +18,9 @@ see the flood (gigabytes in a second), so it ended as a ``MemoryError`` in the l
 the grader's "output past its limit", depending on the machine's speed.  Here a stream holding
 :data:`HOLD` characters waits until they are sent, and IPython's record of outputs keeps nothing,
 so the grader sees the flood and stops it, the same way on every machine.
+
+Last, it imports :mod:`autograder.probe.trusted`, which takes the functions of torch and Python that hidden
+tests read the learner's process with, before any cell of the learner's runs.
 """
 
 import os
@@ -84,3 +87,7 @@ _forget_outputs()
 for _stream in {id(s): s for s in (sys.stdout, sys.stderr)}.values():
     _bounded(_stream)
 sys.stderr = sys.stdout
+try:
+    from autograder.probe import trusted  # noqa: F401 - taken now, before any learner code runs
+except ImportError:  # an environment without torch: no hidden test could run in it either
+    pass

@@ -33,6 +33,15 @@ the first bug by name is the default variant's.  :func:`plant` writes the drawn 
 nbgrader's ``generate_assignment`` plants the default one
 (:func:`autograder.values.learner_view.generate_steps`), and the bug list never reaches a release.
 
+A bug alone does not make an exam one's own: every fix leads back to the same solution, and a classmate's
+fixed copy would pass for anyone.  So a planted exercise has a *spec* of its own too: the variant cell of
+the same exercise (``exN_M_variant`` before ``exN_M_solution``) binds the numbers its text leaves to each
+student (:func:`spec_params`).  Its parameters are drawn together with the bug, one draw per exercise
+(:func:`draw`): the i-th bug comes with the i-th choice of each parameter, so two students handed
+different bugs have different specs.  The solution reads those parameters by name, and so is the reference
+for every spec; the copy a student is handed has them written in as literals (:func:`write_in`), so the
+fixed copy answers that student's spec and no other.
+
 This module is pure (no files, no secrets kept): the secret is the caller's
 (:func:`autograder.grading.seeds.variant_secret`).
 """
@@ -104,6 +113,18 @@ def plant_param(cell) -> str:
     return f"{_gid(cell)}/bug"
 
 
+def spec_params(nb) -> dict[str, str]:
+    """The parameters drawn with a planted exercise's bug: each one that the variant cell of an exercise with a
+    planted answer cell declares, with the exercise's bug parameter (:func:`plant_param`)."""
+    planted = {course.exercise_of(c): plant_param(c) for c in nb.cells if plants(c)}
+    out: dict[str, str] = {}
+    for cell in nb.cells:
+        found = VARIANT_ID_RE.match(_gid(cell))
+        if found and found.group(1) in planted:
+            out.update({name: planted[found.group(1)] for name in spec(cell)})
+    return out
+
+
 def params(nb) -> dict[str, list]:
     """Every drawn parameter of a notebook with its choices, in cell order: the variant cells' and, for
     each planted answer cell, which bug it carries."""
@@ -113,6 +134,12 @@ def params(nb) -> dict[str, list]:
         if plants(cell):
             out[plant_param(cell)] = list(plants(cell))
     return out
+
+
+def cell_values(nb, values: dict) -> dict[str, object]:
+    """The values of ``values`` that the variant cells bind (the bugs drawn left out)."""
+    declared = {name for cell in nb.cells for name in spec(cell)}
+    return {k: v for k, v in values.items() if k in declared}
 
 
 def default(nb) -> dict[str, object]:
@@ -127,9 +154,20 @@ def _index(secret: bytes, *parts: str) -> int:
 
 def draw(nb, secret: bytes, assignment: str, notebook: str, student: str) -> dict[str, object]:
     """``student``'s variant of ``nb``: each parameter's choice from a keyed hash, one per parameter (so
-    the variants of a class spread over every combination)."""
-    return {k: choices[_index(secret, assignment, notebook, k, student) % len(choices)]
+    the variants of a class spread over every combination), except that a planted exercise's spec is drawn
+    under its bug's name, so the two come from one draw (:func:`spec_params`)."""
+    tied = spec_params(nb)
+    return {k: choices[_index(secret, assignment, notebook, tied.get(k, k), student) % len(choices)]
             for k, choices in params(nb).items()}
+
+
+def draws(nb) -> list[dict[str, object]]:
+    """A few variants that between them hold every choice of every parameter: the i-th of each (the i-th
+    bug of each planted exercise with its spec), i = 0, 1, ... up to the longest list, the default first.
+    Tests run the reference once for each, where every combination would be too many."""
+    found = params(nb)
+    longest = max((len(v) for v in found.values()), default=0)
+    return [{k: v[i % len(v)] for k, v in found.items()} for i in range(longest)]
 
 
 def tag(values: dict) -> str:
@@ -233,23 +271,60 @@ def render(nb: nbformat.NotebookNode, values: dict) -> nbformat.NotebookNode:
     return out
 
 
-def planted_source(solution_source: str, pairs, markers) -> str:
+def write_in(source: str, values: dict) -> str:
+    """``source`` with every reading of a parameter of ``values`` (a name that is not an attribute, a keyword
+    argument or the target of an assignment) replaced by its value as a literal: the spec as a student's copy
+    holds it.  Anything else of the text is left as it is."""
+    import io
+    import tokenize
+
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return source
+    lines = source.splitlines(keepends=True)
+    offsets = [0]
+    for line in lines:
+        offsets.append(offsets[-1] + len(line))
+    significant = [t for t in tokens if t.type not in (tokenize.NL, tokenize.NEWLINE, tokenize.COMMENT,
+                                                       tokenize.INDENT, tokenize.DEDENT)]
+    spans = []
+    for i, tok in enumerate(significant):
+        if tok.type != tokenize.NAME or tok.string not in values:
+            continue
+        before = significant[i - 1].string if i else ""
+        after = significant[i + 1].string if i + 1 < len(significant) else ""
+        if before == "." or after == "=":
+            continue
+        start = offsets[tok.start[0] - 1] + tok.start[1]
+        end = offsets[tok.end[0] - 1] + tok.end[1]
+        spans.append((start, end, _literal(values[tok.string], b'"')))  # a string in double quotes
+    for start, end, text in sorted(spans, reverse=True):
+        source = source[:start] + text + source[end:]
+    return source
+
+
+def planted_source(solution_source: str, pairs, markers, values: dict | None = None) -> str:
     """A planted answer cell as a student gets it: the solution without its region markers, with one bug's
-    replacements applied (each must find its text exactly once)."""
+    replacements applied (each must find its text exactly once), and the parameters of ``values`` it reads
+    written in (:func:`write_in`; the student's spec)."""
     text = "".join(line for line in solution_source.splitlines(keepends=True)
                    if not (markers.opens(line) or markers.closes(line)))
     for find, replace in pairs:
         if text.count(find) != 1:
             raise ValueError(f"a planted bug's text {find.strip()[:60]!r} occurs {text.count(find)} times, not once")
         text = text.replace(find, replace)
-    return text.rstrip("\n")
+    return write_in(text, values or {}).rstrip("\n")
 
 
 def plant(release: nbformat.NotebookNode, solution, values: dict, markers) -> nbformat.NotebookNode:
-    """``release`` with each planted answer cell holding ``solution``'s code with the bug ``values`` draw (the
-    default variant's where ``values`` has none), and no bug list left in its metadata."""
+    """``release`` with each planted answer cell holding ``solution``'s code with the bug ``values`` draw and
+    the spec they bind written in (the default variant's where ``values`` has none), and no bug list left in
+    its metadata."""
     out = nbformat.from_dict(copy.deepcopy(release))
     planted = {_gid(c): c for c in solution.cells if plants(c)}
+    drawn = {**default(solution), **values}
+    spec = cell_values(solution, drawn)
     for cell in out.cells:
         auto = cell.get("metadata", {}).get("autograder")
         if isinstance(auto, dict):
@@ -260,8 +335,8 @@ def plant(release: nbformat.NotebookNode, solution, values: dict, markers) -> nb
         if source is None or not _gid(cell):
             continue
         bugs = plants(source)
-        bug = values.get(plant_param(source), next(iter(bugs)))
-        cell.source = planted_source(source.source, bugs[bug], markers)
+        bug = drawn.get(plant_param(source), next(iter(bugs)))
+        cell.source = planted_source(source.source, bugs[bug], markers, spec)
         cell.metadata.setdefault("autograder", {})[PLANTED] = True
         _checksum_again(cell)
     return out
@@ -273,8 +348,14 @@ def is_planted(cell) -> bool:
 
 
 def planted_sources(solution, markers) -> list[str]:
-    """Every planted answer cell's text with each of its bugs: what one student or another is handed."""
-    return [planted_source(c.source, pairs, markers) for c in solution.cells for pairs in plants(c).values()]
+    """Every planted answer cell's text with each of its bugs and the spec drawn with it (:func:`draws`): what
+    one student or another is handed."""
+    found = []
+    for values in draws(solution):
+        spec = cell_values(solution, values)
+        found += [planted_source(c.source, plants(c)[values[plant_param(c)]], markers, spec)
+                  for c in solution.cells if plants(c)]
+    return found
 
 
 def problems(nb, markers=None) -> list[str]:
@@ -320,4 +401,11 @@ def problems(nb, markers=None) -> list[str]:
                     continue
                 if name in text:
                     found.append(f"{gid}: bug {name} names itself in the text it plants")
+    tied = spec_params(nb)
+    counts = {plant_param(c): len(plants(c)) for c in nb.cells if plants(c)}
+    for name, key in tied.items():
+        choices = params(nb)[name]
+        if len(choices) != counts[key]:
+            found.append(f"{name}: a planted exercise's spec parameter has one choice per bug ({counts[key]}), "
+                         f"not {len(choices)}: two students with different bugs must have different specs")
     return found

@@ -1,6 +1,6 @@
 def random_shift(image):
-    """Shift an 8x8 image by -1, 0 or 1 pixel along each axis, wrapping around: the pattern keeps its class."""
-    dy, dx = torch.randint(-1, 2, (2,)).tolist()
+    """Shift an 8x8 image by -MAX_SHIFT to MAX_SHIFT pixels along each axis (your spec), wrapping around."""
+    dy, dx = torch.randint(-MAX_SHIFT, MAX_SHIFT + 1, (2,)).tolist()
     return torch.roll(image, shifts=(dy, dx), dims=(-2, -1))
 
 

@@ -1,10 +1,10 @@
 class MLP(nn.Module):
     def __init__(self, n_classes):
         super().__init__()
-        self.hidden = nn.Linear(64, 128)
-        self.norm = nn.BatchNorm1d(128)
+        self.hidden = nn.Linear(64, HIDDEN)
+        self.norm = nn.BatchNorm1d(HIDDEN)
         self.drop = nn.Dropout(0.2)
-        self.out = nn.Linear(128, n_classes)
+        self.out = nn.Linear(HIDDEN, n_classes)
 
     def forward(self, x):
         return self.out(self.drop(torch.relu(self.norm(self.hidden(x.flatten(1))))))

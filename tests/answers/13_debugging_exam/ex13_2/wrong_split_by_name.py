@@ -2,8 +2,8 @@ def build_model(n_classes=4):
     """Exercise 13.2: an MLP on the flattened 8x8 image that outputs one logit per class."""
     return nn.Sequential(
         nn.Flatten(),
-        nn.Linear(64, 128), nn.BatchNorm1d(128), nn.ReLU(), nn.Dropout(0.2),
-        nn.Linear(128, n_classes),
+        nn.Linear(64, HIDDEN), nn.BatchNorm1d(HIDDEN), nn.ReLU(), nn.Dropout(0.2),
+        nn.Linear(HIDDEN, n_classes),
     )
 
 

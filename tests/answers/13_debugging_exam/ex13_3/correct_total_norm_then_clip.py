@@ -1,9 +1,7 @@
-def train_step(model, x, y, optimizer, scaler, max_norm=1.0):
+def train_step(model, x, y, optimizer, scaler, max_norm=MAX_NORM):
     """Exercise 13.3: one AMP training step with gradient clipping; returns the loss."""
-    device = next(model.parameters()).device
-    x, y = x.to(device), y.to(device)
     optimizer.zero_grad(set_to_none=True)
-    with torch.autocast(device_type=device.type, dtype=AMP_DTYPE):
+    with torch.autocast(device_type=next(model.parameters()).device.type, dtype=AMP_DTYPE):
         loss = F.cross_entropy(model(x), y)
     scaler.scale(loss).backward()
     scaler.unscale_(optimizer)

@@ -1,7 +1,7 @@
 def make_scheduler(optimizer, epochs, warmup_epochs=1):
     def factor(e):
         if e < warmup_epochs:
-            return 0.1 + 0.9 * e / warmup_epochs
+            return WARMUP_START + (1 - WARMUP_START) * e / warmup_epochs
         return 0.5 * (1 + math.cos(math.pi * (e - warmup_epochs) / (epochs - warmup_epochs)))
     return torch.optim.lr_scheduler.LambdaLR(optimizer, factor)
 

@@ -1,6 +1,6 @@
 def make_scheduler(optimizer, epochs, warmup_epochs=1):
     """Exercise 13.5: linear warm-up over warmup_epochs, then a cosine to 0 at `epochs`; one step per epoch."""
-    warmup = LinearLR(optimizer, start_factor=0.1, total_iters=warmup_epochs)
+    warmup = LinearLR(optimizer, start_factor=WARMUP_START, total_iters=warmup_epochs)
     cosine = CosineAnnealingLR(optimizer, T_max=epochs - warmup_epochs)
     return SequentialLR(optimizer, [warmup, cosine], milestones=[warmup_epochs])
 

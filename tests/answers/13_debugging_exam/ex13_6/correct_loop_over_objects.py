@@ -1,6 +1,6 @@
 def save_checkpoint(path, model, optimizer, scheduler, scaler, epoch):
     """Exercise 13.6: write everything needed to continue training after `epoch` completed epochs."""
-    state = {"epoch": int(epoch)}
+    state = {EPOCH_KEY: int(epoch)}
     for name, obj in (("model", model), ("optimizer", optimizer), ("scheduler", scheduler), ("scaler", scaler)):
         state[name] = obj.state_dict()
     torch.save(state, path)
@@ -12,4 +12,4 @@ def load_checkpoint(path, model, optimizer, scheduler, scaler):
         checkpoint = torch.load(f, map_location="cpu", weights_only=True)
     for name, obj in (("scaler", scaler), ("scheduler", scheduler), ("optimizer", optimizer), ("model", model)):
         obj.load_state_dict(checkpoint[name])
-    return checkpoint["epoch"]
+    return checkpoint[EPOCH_KEY]

@@ -4,7 +4,7 @@ def save_checkpoint(path, model, optimizer, scheduler, scaler, epoch):
                 "optimizer": optimizer.state_dict(),
                 "scheduler": scheduler.state_dict(),
                 "scaler": scaler.state_dict(),
-                "epoch": epoch}, path)
+                EPOCH_KEY: epoch}, path)
 
 
 def load_checkpoint(path, model, optimizer, scheduler, scaler):
@@ -14,4 +14,4 @@ def load_checkpoint(path, model, optimizer, scheduler, scaler):
     optimizer.load_state_dict(checkpoint["optimizer"])
     scheduler.load_state_dict(checkpoint["scheduler"])
     scaler.load_state_dict(checkpoint["scaler"])
-    return checkpoint["epoch"] + 1
+    return checkpoint[EPOCH_KEY] + 1

@@ -1,3 +1,5 @@
+# the checkpoint loads and resumes, but its dict is not the one the text names: the four states under
+# "states", and the epoch under "epochs_done" whatever the spec's EPOCH_KEY
 def save_checkpoint(path, model, optimizer, scheduler, scaler, epoch):
     objects = {"model": model, "optimizer": optimizer, "scheduler": scheduler, "scaler": scaler}
     torch.save({"states": {name: obj.state_dict() for name, obj in objects.items()}, "epochs_done": epoch}, path)

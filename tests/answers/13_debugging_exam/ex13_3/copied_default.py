@@ -1,13 +1,13 @@
+# a classmate's fixed part, handed the default spec (MAX_NORM = 1.0):
+# their numbers are written in, so it answers their spec and no other
 def train_step(model, x, y, optimizer, scaler, max_norm=1.0):
     """Exercise 13.3: one AMP training step with gradient clipping; returns the loss."""
-    device = next(model.parameters()).device
-    x, y = x.to(device), y.to(device)
-    with torch.autocast(device_type=device.type, dtype=AMP_DTYPE):
+    optimizer.zero_grad(set_to_none=True)
+    with torch.autocast(device_type=next(model.parameters()).device.type, dtype=AMP_DTYPE):
         loss = F.cross_entropy(model(x), y)
     scaler.scale(loss).backward()
     scaler.unscale_(optimizer)
     nn.utils.clip_grad_norm_(model.parameters(), max_norm)
     scaler.step(optimizer)
     scaler.update()
-    optimizer.zero_grad()
     return loss

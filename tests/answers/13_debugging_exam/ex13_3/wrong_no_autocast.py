@@ -1,0 +1,11 @@
+# the forward pass in float32: autocast left out
+def train_step(model, x, y, optimizer, scaler, max_norm=MAX_NORM):
+    """Exercise 13.3: one AMP training step with gradient clipping; returns the loss."""
+    optimizer.zero_grad(set_to_none=True)
+    loss = F.cross_entropy(model(x), y)
+    scaler.scale(loss).backward()
+    scaler.unscale_(optimizer)
+    nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+    scaler.step(optimizer)
+    scaler.update()
+    return loss
