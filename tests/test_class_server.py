@@ -1,31 +1,38 @@
-"""A class term on the class server (``autograder hub``), in a real browser: JupyterHub with PAM accounts made
-from a roster, nbgrader's exchange, the formgrader as a service for the instructors alone, and the sandboxed
-grader behind its *Autograde* button.
+"""A class term on the class server (``autograder hub``), in a real browser, through both front doors: JupyterHub
+with PAM accounts made from a roster, nbgrader's exchange, the formgrader as a service for the instructors alone,
+and the sandboxed grader behind its *Autograde* button; and the command line, on the same class.
 
-The instructor generates and releases an assignment from the formgrader; two students sign in, fetch it
-from the Assignment List, answer (one right, one wrong), Validate and Submit; the instructor collects,
-autogrades (in the sandbox), generates and releases feedback; each student fetches the feedback and sees
-their score.  A student cannot open the formgrader, another student's server or files, or the gradebook;
-each server runs in its own control group with the class's limits.  The test starts every process it
-needs and stops them all, and removes the accounts it made.
+The term has a due date and an extension.  The instructor generates and releases an assignment from the
+formgrader (a learner's copy kept aside in ``notebooks/`` stays as it was); two students sign in, fetch it from
+the Assignment List, answer (one right, one wrong and late), Validate and Submit; a third student hands in
+through the LMS, collected from its download on the command line.  The instructor collects and autogrades with
+the formgrader's buttons, grades the LMS student from the command line, and both doors show the same grade, time
+and penalty for each; the formgrader's Generate and Release Feedback, and the command line's feedback and
+Canvas export, agree; each exchange student fetches the feedback and sees their score.  A student cannot open
+the formgrader, another student's server or files, or the gradebook; each server runs in its own control group
+with the class's limits.  The test starts every process it needs and stops them all, and removes the accounts
+it made.
 """
 
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import os
 import pwd
 import re
 import signal
 import subprocess
 import sys
+import shutil
 import time
+import zipfile
 from pathlib import Path
 
 import nbformat
 import pytest
 from browser_helpers import CHROMIUM, chromium, free_port
-from support import COURSE_ID, fixture_course, folder_for_accounts, run_tool
+from support import COURSE_ID, fixture_course, folder_for_accounts, run_tool, set_answers
 from test_browser import ARTIFACTS, GRADE, RUN, UI, VALIDATE, publish, type_into
 
 pytestmark = [
@@ -41,6 +48,7 @@ pytest.importorskip("jupyterhub", reason="JupyterHub is not installed (make setu
 
 FIXTURE = "00_fixture"
 INSTRUCTOR, RIGHT, WRONG = "cls-prof", "cls-ana", "cls-ben"
+LMS = "cls-cleo"  # a student of the class who hands in through the LMS: no account here
 PASSWORDS = {INSTRUCTOR: "prof-Secret-1", RIGHT: "ana-Secret-2", WRONG: "ben-Secret-3"}
 
 
@@ -151,7 +159,20 @@ def _open_assignment_list(page) -> None:
     page.locator("li[data-command='nbgrader:open-assignment-list']:visible").click()
 
 
-def _student_works(page, hub: str, user: str, answers: dict, expect_pass: bool, shots: dict) -> None:
+def _validate(page, close: bool = True) -> str:
+    """Press Validate in the notebook's toolbar and read what its dialog says (closing it, with ``close``)."""
+    page.locator(".jp-NotebookPanel-toolbar .validate-button").click()
+    dialog = page.locator(".jp-Dialog:has(#validation-message)")
+    dialog.wait_for(state="visible", timeout=VALIDATE)
+    said = dialog.locator("#validation-message").inner_text()
+    if close:
+        dialog.locator("button").last.click()
+        dialog.wait_for(state="hidden", timeout=UI)
+    return said
+
+
+def _student_works(page, hub: str, user: str, answers: dict, expect_pass: bool, shots: dict,
+                   validate_first: bool = False) -> None:
     from playwright.sync_api import expect
 
     _sign_in(page, hub, user)
@@ -173,15 +194,16 @@ def _student_works(page, hub: str, user: str, answers: dict, expect_pass: bool, 
     page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=RUN)
     nb = nbformat.read(path, as_version=4)
     index = {c.metadata.get("nbgrader", {}).get("grade_id"): i for i, c in enumerate(nb.cells)}
+    if validate_first:  # nothing answered yet: Validate says so in a line per exercise, not with a traceback
+        said = _validate(page)
+        assert "Exercise 0.1 is not attempted yet" in said and "Traceback" not in said, said
     for gid, text in answers.items():
         type_into(page, index[gid], text)
     page.keyboard.press("Control+s")
     page.wait_for_timeout(1000)
 
-    page.locator(".jp-NotebookPanel-toolbar .validate-button").click()
+    said = _validate(page, close=False)
     dialog = page.locator(".jp-Dialog:has(#validation-message)")
-    dialog.wait_for(state="visible", timeout=VALIDATE)
-    said = dialog.locator("#validation-message").inner_text()
     shots[f"{user}-validated"] = ARTIFACTS / f"class-{user}-2-validated.png"
     page.screenshot(path=str(shots[f"{user}-validated"]))
     assert ("Success! Your notebook passes all the tests." in said) == expect_pass, said
@@ -226,6 +248,15 @@ def test_a_term_on_the_class_server(class_server):
     course, class_dir, roster, ports, port = class_server
     hub = f"http://127.0.0.1:{port}/"
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    # the term's policy: due half a day ago, with two days' extension for one student; and a learner's own copy
+    # that a release kept aside in notebooks/, which the formgrader's Generate must leave as it is
+    now = dt.datetime.now(dt.timezone.utc)
+    with open(course / "nbgrader_config.py", "a") as f:
+        f.write(f"\nc.LatePolicy.due_dates = {{{FIXTURE!r}: {(now - dt.timedelta(hours=12)).strftime('%Y-%m-%d %H:%M:%S UTC')!r}}}\n"
+                f"c.LatePolicy.extensions = {{{FIXTURE!r}: {{{RIGHT!r}: 48}}}}\n")
+    kept = course / "notebooks" / FIXTURE / f"{FIXTURE}.mine-2026-01-01T000000.ipynb"
+    kept.write_text((course / "notebooks" / FIXTURE / f"{FIXTURE}.ipynb").read_text().replace("raise NotImplementedError", "pass  # mine"))
+    mine = kept.read_text()
     # (a loaded 2-core runner may take longer than the default 90 s to bring the hub up)
     # started as from a script's background (`... &`, nohup, cron): SIGINT and SIGQUIT arrive ignored, which the hub
     # must not pass on to the servers and services it stops with SIGINT
@@ -256,19 +287,35 @@ def test_a_term_on_the_class_server(class_server):
         page.wait_for_url(re.compile(r".*/services/formgrader/formgrader.*"), timeout=RUN)
         page.wait_for_selector("#main-table td.assign a", timeout=RUN)
         assert "Success" in _formgrader_action(page, "assign")
+        assert kept.read_text() == mine  # Generate rewrote the release and kept the learner's copy
         assert "Success" in _formgrader_action(page, "release")
         shots["released"] = ARTIFACTS / "class-1-instructor-released.png"
         page.screenshot(path=str(shots["released"]))
 
         # two students: fetch, answer (one right, one wrong), validate, submit
         _student_works(page, hub, RIGHT, attacks.answers(attacks.CORRECT_1, attacks.CORRECT_2), True, shots)
-        _student_works(page, hub, WRONG, attacks.answers(attacks.WRONG_1, attacks.CORRECT_2), False, shots)
+        _student_works(page, hub, WRONG, attacks.answers(attacks.WRONG_1, attacks.CORRECT_2), False, shots,
+                       validate_first=True)
 
         # a student reaches neither the formgrader nor another student's server
         for where in ("services/formgrader/formgrader", f"user/{RIGHT}/lab", f"user/{RIGHT}/api/contents"):
             response = page.goto(hub + where)
             assert response.status in (403, 404) or f"/user/{WRONG}/" in page.url, (where, response.status, page.url)
             assert "Manage Assignments" not in page.content()
+
+        # a third student hands in through the LMS, on time, and comes in through the command line
+        lms_roster = class_dir.parent / "lms-roster.csv"
+        lms_roster.write_text(f"lms_id,student_id\n5001,{LMS}\n")
+        download = class_dir.parent / "canvas.zip"
+        answered = class_dir.parent / f"{FIXTURE}.ipynb"
+        shutil.copy(course / "notebooks" / FIXTURE / f"{FIXTURE}.ipynb", answered)
+        set_answers(answered, attacks.answers(attacks.CORRECT_1, attacks.CORRECT_2))
+        on_time = (now - dt.timedelta(days=2)).timetuple()[:6]
+        with zipfile.ZipFile(download, "w") as z:
+            z.writestr(zipfile.ZipInfo(f"limacleo_5001_9001_{FIXTURE}.ipynb", date_time=on_time), answered.read_text())
+        lms = run_tool([sys.executable, "-m", "autograder", "collect", str(download), "--assignment", FIXTURE,
+                        "--roster", str(lms_roster)], course)
+        assert lms.returncode == 0 and "collected 1 notebook(s) of 1 student(s)" in lms.stdout, lms.stdout + lms.stderr
 
         # the instructor: collect, autograde each submission (in the sandbox), feedback
         _sign_in(page, hub, INSTRUCTOR)
@@ -277,7 +324,7 @@ def test_a_term_on_the_class_server(class_server):
         assert "Success" in _formgrader_action(page, "collect")
         page.goto(hub + f"services/formgrader/formgrader/manage_submissions/{FIXTURE}")
         rows = page.locator("#main-table tr", has=page.locator("td.autograde a"))
-        expect(rows).to_have_count(2, timeout=RUN)
+        expect(rows).to_have_count(3, timeout=RUN)  # the two exchange students, and the LMS student
         for student in (RIGHT, WRONG):
             page.locator("#main-table tr", has_text=student).locator("td.autograde a").click()
             modal = page.locator(".modal.in .modal-content").last
@@ -285,9 +332,25 @@ def test_a_term_on_the_class_server(class_server):
             assert "Success" in modal.inner_text(), modal.inner_text()[:3000]
             modal.locator(".modal-footer button, button.close").first.click()
             page.wait_for_timeout(500)
+        # the LMS student is graded from the command line; both doors then show one grade and one time for all
+        graded = run_tool([sys.executable, "-m", "autograder", "grade", FIXTURE], course)
+        assert graded.returncode == 0, graded.stdout + graded.stderr
         page.reload()
         expect(page.locator("#main-table tr", has_text=RIGHT).locator("td.score")).to_contain_text("3", timeout=RUN)
         expect(page.locator("#main-table tr", has_text=RIGHT)).to_contain_text("Lima, Ana")  # the roster's names
+        expect(page.locator("#main-table tr", has_text=LMS).locator("td.score")).to_contain_text("3", timeout=RUN)
+        listed = page.request.get(hub + f"services/formgrader/formgrader/api/submissions/{FIXTURE}").json()
+        exported = run_tool([sys.executable, "-m", "autograder", "export", "--to", "grades.csv"], course)
+        assert exported.returncode == 0, exported.stdout + exported.stderr
+        rows = {r["student"]: r for r in csv.DictReader(open(course / "grades.csv"))}
+        assert {x["student"] for x in listed} == set(rows) == {RIGHT, WRONG, LMS}, (listed, rows)
+        for x in listed:
+            row = rows[x["student"]]
+            assert x["autograded"] and not x["needs_manual_grade"], x
+            assert float(x["score"]) == float(row["score"]), (x, row)
+            assert x["timestamp"][:19] == row["timestamp"].replace(" ", "T")[:19], (x, row)
+        penalties = {name: float(row["late_penalty"]) for name, row in rows.items()}
+        assert penalties == {RIGHT: 0.0, WRONG: 0.2, LMS: 0.0}, penalties  # half a day late: a day's 10% of 2
         shots["graded"] = ARTIFACTS / "class-2-instructor-graded.png"
         page.screenshot(path=str(shots["graded"]))
         page.goto(hub + "services/formgrader/formgrader/manage_assignments")
@@ -298,6 +361,18 @@ def test_a_term_on_the_class_server(class_server):
         # each student fetches the feedback and sees their score
         _student_reads_feedback(page, hub, RIGHT, "3 / 3", shots)
         _student_reads_feedback(page, hub, WRONG, "2 / 3", shots)
+
+    # the command line's feedback agrees with the formgrader's own pages (none taken for a person's), and the
+    # LMS student, who has no exchange submission, gets theirs in feedback/ to hand out through the LMS
+    written = run_tool([sys.executable, "-m", "autograder", "feedback"], course)
+    assert written.returncode == 0 and "kept as" not in written.stdout, written.stdout + written.stderr
+    assert (course / "feedback" / LMS / FIXTURE / f"{FIXTURE}.html").is_file()
+    canvas = run_tool([sys.executable, "-m", "autograder", "export", "--format", "canvas", "--roster",
+                       str(class_dir.parent / "lms-roster.csv"), "--to", "canvas.csv"], course)
+    assert canvas.returncode == 0, canvas.stdout + canvas.stderr
+    table = list(csv.reader(open(course / "canvas.csv")))
+    assert table[0][5:] == [FIXTURE] and [r[5] for r in table[2:] if r[2] == LMS] == ["3.0"], table
+    assert kept.read_text() == mine  # no door lost the learner's copy
 
     # graded in the sandbox: the grader's own record, and the gradebook, hold each score
     from autograder.grading.store import ResultStore

@@ -97,7 +97,11 @@ def _jupyter_configs(where: ClassDir, d: ClassDescription) -> None:
                 "c.ExchangeFactory.submit = 'autograder.adapters.exchange.CheckedSubmit'\n"
                 "c.ExchangeFactory.release_feedback = 'autograder.adapters.exchange.CheckedReleaseFeedback'\n"
                 "# a collect takes only what each student wrote, when it was written (autograder.adapters.exchange_collect)\n"
-                "c.ExchangeFactory.collect = 'autograder.adapters.exchange_collect.CheckedCollect'\n")
+                "c.ExchangeFactory.collect = 'autograder.adapters.exchange_collect.CheckedCollect'\n"
+                "# Validate says in one line that an exercise is not attempted yet (autograder.adapters.validate)\n"
+                "from autograder.adapters.validate import HOOKS\n\n"
+                "for _hook, _call in HOOKS.items():\n"
+                "    setattr(c.Execute, _hook, _call)\n")
     learner_ext = {"nbgrader.server_extensions.formgrader": False,
                    "nbgrader.server_extensions.assignment_list": True,
                    "nbgrader.server_extensions.course_list": True,
