@@ -20,13 +20,25 @@ import re
 from pathlib import Path
 
 from nbgrader.preprocessors import NbGraderPreprocessor
+from traitlets import List
 
 from autograder.adapters import release_folder
 from autograder.values.errors import UserError
 from autograder.values.files import keep_if_theirs, kept_folder, kept_line, remember_written
 
 
-class _FolderStep(NbGraderPreprocessor):
+class CourseStep(NbGraderPreprocessor):
+    """An nbgrader step of the course's own, in a converter that exports HTML as well (nbgrader's
+    ``generate_feedback``): nbconvert's HTML exporter configures ``NbConvertBase.display_data_priority`` for every
+    step, nbgrader's base class redeclares the trait without ``config=True``, and traitlets then warns, in the
+    instructor's log, that the option is not recognised.  Declared configurable here, as nbgrader's ``GetGrades``
+    does (no course step reads it)."""
+
+    display_data_priority = List(["text/html", "application/pdf", "text/latex", "image/svg+xml", "image/png",
+                                  "image/jpeg", "text/plain"]).tag(config=True)
+
+
+class _FolderStep(CourseStep):
     """What the two steps share: the converter's destination folders, work before nbgrader clears them and after
     it wrote each one."""
 

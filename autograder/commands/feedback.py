@@ -24,9 +24,8 @@ import json
 from pathlib import Path
 
 import nbformat
-from nbgrader.preprocessors import NbGraderPreprocessor
-from traitlets import List
 
+from autograder.adapters.converters import CourseStep
 from autograder.grading.store import ResultStore
 from autograder.grading.submission import learner_variant_lines
 from autograder.values import course, learner_view, outputs
@@ -258,20 +257,13 @@ def run(args) -> int:
     return 0
 
 
-class LearnerFeedback(NbGraderPreprocessor):
+class LearnerFeedback(CourseStep):
     """nbgrader's extension point for the same feedback: a preprocessor for ``GenerateFeedback``.
 
     ``nbgrader_config.py`` adds it to ``GenerateFeedback.preprocessors``, so the formgrader's
     *Generate Feedback* button and ``nbgrader generate_feedback`` (whose files
     ``nbgrader release_feedback`` hands out) show learners what ``autograder feedback`` shows.
     """
-
-    # nbconvert's HTML exporter configures ``NbConvertBase.display_data_priority`` for every
-    # preprocessor; nbgrader's base class redeclares the trait without ``config=True``, and
-    # traitlets then warns that the option is not recognised.  Declared configurable, as
-    # nbgrader's ``GetGrades`` does (this step never reads it).
-    display_data_priority = List(["text/html", "application/pdf", "text/latex", "image/svg+xml", "image/png",
-                                  "image/jpeg", "text/plain"]).tag(config=True)
 
     def preprocess(self, nb, resources):
         info = resources.get("nbgrader", {})
