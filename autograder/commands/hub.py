@@ -34,10 +34,11 @@ from pathlib import Path
 
 from autograder.adapters.exchange_collect import remember
 from autograder.adapters.exchange_folders import secure
+from autograder.hub import processes
 from autograder.hub import roster as roster_mod
-from autograder.hub.config import INSTRUCTOR_ONLY_PLUGINS, class_groups, roster_token, server_job_name
+from autograder.hub.config import INSTRUCTOR_ONLY_PLUGINS, class_groups, roster_token
 from autograder.hub.layout import DEFAULT_CLASS_DIR, SERVICE, ClassDescription, ClassDir
-from autograder.hub.groups import HUB_GROUP, class_base, join_group, running_classes, stop_group, wait_empty
+from autograder.hub.groups import HUB_GROUP, class_base, join_group, running_classes
 from autograder.values import course, private
 from autograder.values.errors import UserError
 from autograder.values.fdcopy import archive
@@ -52,17 +53,6 @@ def run(args) -> int:
     if args.action != "status" and os.geteuid() != 0:
         raise UserError(f"hub {args.action} works on the class's accounts and root-only files: run it as root")
     return {"start": start, "stop": stop, "status": status, "backup": backup}[args.action](args, where)
-
-
-def _pid(where: ClassDir) -> int | None:
-    """The hub's process id when it runs."""
-    try:
-        pid = int(where.pid_file.read_text().strip())
-        command = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
-    except (OSError, ValueError):  # no pid file, or no such process
-        return None
-    # a hub killed mid-run leaves its pid file: that pid may be another process's by now
-    return pid if str(where.hub_config).encode() in command else None
 
 
 def _url(d: ClassDescription) -> str:
@@ -219,7 +209,7 @@ def start(args, where: ClassDir) -> int:
         students=sorted(m.username for m in members if m.role == "student"), **_settings(args, previous))
     changed = [f"{k} {getattr(previous, k)} -> {getattr(d, k)}" for k in SETTINGS
                if previous is not None and getattr(previous, k) != getattr(d, k)]
-    running = _pid(where)
+    running = processes.hub_pid(where)
     if running is not None and previous is not None and previous == d:
         print(f"the class server already runs (pid {running}): {_url(d)}")
         return 0
@@ -262,12 +252,12 @@ def start(args, where: ClassDir) -> int:
     keep_generated(where, where.hub_config, "# the class server's JupyterHub settings: autograder.hub.config (made by "
                                      "autograder hub start)\nfrom autograder.hub.config import configure\n\n"
                                      f"configure(get_config(), {str(where.description)!r})  # noqa: F821\n")
-    _end_left_hub(where)
+    processes.end_left_hub(where)
     log = open(where.log, "ab")
     base = class_base(where.root)
     proc = subprocess.Popen([sys.executable, "-m", "jupyterhub", "-f", str(where.hub_config)], cwd=where.state,
                             stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-                            preexec_fn=lambda: (_default_signals(), join_group(base, HUB_GROUP)),
+                            preexec_fn=lambda: (processes.default_signals(), join_group(base, HUB_GROUP)),
                             env={**os.environ, "PATH": os.pathsep.join([str(bin_), os.environ.get("PATH", "")])})
     deadline = time.monotonic() + args.wait
     while not _answers(_url(d)):
@@ -281,16 +271,6 @@ def start(args, where: ClassDir) -> int:
           f"{len(d.students)} student(s); formgrader: {_url(d)}services/{SERVICE}/ (instructors only)")
     print(f"stop: autograder hub stop --class-dir {where.root}   back up: autograder hub backup --class-dir {where.root}")
     return out
-
-
-def _default_signals() -> None:
-    """In the hub's process, before it runs: every signal delivered and handled as by default.  A command started
-    in the background of a script (``autograder hub start &``, nohup, cron) inherits SIGINT and SIGQUIT ignored,
-    and the hub's servers and services would inherit it from the hub; JupyterHub stops each of them with SIGINT,
-    and waits for one that ignores it, so ``hub stop`` ran out of time and left the class running."""
-    signal.pthread_sigmask(signal.SIG_SETMASK, set())
-    for sig in (signal.SIGINT, signal.SIGQUIT, signal.SIGTERM, signal.SIGHUP):
-        signal.signal(sig, signal.SIG_DFL)
 
 
 def _hub_api(d: ClassDescription, token: str, path: str, method: str = "GET", body: dict | None = None):
@@ -337,135 +317,34 @@ def _follow_roster(where: ClassDir, d: ClassDescription) -> int:
 
 
 def stop(args, where: ClassDir) -> int:
-    pid = _pid(where)
+    pid = processes.hub_pid(where)
     if pid is None:
         print(f"no class server runs from {where.root}")
-        return max(_end_left_hub(where), _end_left_servers(where))
+        return max(processes.end_left_hub(where), processes.end_left_servers(where))
     os.kill(pid, signal.SIGTERM)  # the hub stops every server, its services and its proxy
     deadline = time.monotonic() + 60
-    while _pid(where) == pid and time.monotonic() < deadline:
+    while processes.hub_pid(where) == pid and time.monotonic() < deadline:
         time.sleep(0.3)
         try:
             os.waitpid(pid, os.WNOHANG)
         except ChildProcessError:  # not our child: it is reaped by its own parent
             pass
     whose = "an earlier hub of this class"
-    if _pid(where) == pid:
+    if processes.hub_pid(where) == pid:
         os.kill(pid, signal.SIGKILL)
         whose = "the hub"
         print(f"the hub had not stopped 60 s after SIGTERM, so it was killed: what it left is ended below; "
               f"its log says why: {where.log}")
     else:
-        _settle(where)
+        processes.settle(where)
     print(f"class server stopped (its state stays in {where.root}: autograder hub start restarts it)")
-    return max(_end_left_hub(where, whose), _end_left_servers(where))
-
-
-def _settle(where: ClassDir, within: float = 10) -> None:
-    """Give what a hub that stopped as asked has just signalled the time to exit by itself: the hub sends its
-    proxy SIGTERM and exits without waiting for it, and a server's kernels may outlive the server by a moment.
-    Neither is a leftover to kill and report."""
-    end = time.monotonic() + within
-    base = class_base(where.root)
-    for name in [HUB_GROUP, *_members(where)]:
-        wait_empty(base, name, max(0.0, end - time.monotonic()))
-
-
-def _members(where: ClassDir) -> list[str]:
-    """Everyone the class's last start listed."""
-    if not where.description.is_file():
-        return []
-    d = ClassDescription.load(where.description)
-    return sorted(set(d.students + d.instructors))
-
-
-def _end_left_hub(where: ClassDir, whose: str = "an earlier hub of this class") -> int:
-    """End what a hub killed mid-run (or one that did not stop in time) left in its group: its proxy, still
-    holding the class's address, and its services, the formgrader among them, holding their ports with the
-    dead hub's credentials, so that a new hub's own would fail to start."""
-    n, left = stop_group(class_base(where.root), HUB_GROUP)
-    if n:
-        print(f"stopped what {whose} left running (its proxy and services: {n} process(es))")
-    if left:
-        return _stuck(f"{whose} left", left)
-    return 0
-
-
-def _stuck(whose: str, pids: list[int]) -> int:
-    """The one line for processes SIGKILL did not end: the system holds them, so only a later stop can."""
-    print(f"processes {whose} outlived SIGKILL for 10 s: {', '.join(map(str, pids))} "
-          "(stuck in the system, as on a hung file system); run autograder hub stop again once it answers")
-    return 1
-
-
-def _server_jobs(job_name: str, members: list[str]) -> list[str] | None:
-    """``JOBID user`` of each learner-server job of ``members`` in Slurm's queue; None when Slurm cannot say."""
-    try:
-        out = subprocess.run(["squeue", "-h", "-o", "%i %u", f"--name={job_name}", f"--user={','.join(members)}",
-                              "--states=PENDING,RUNNING,SUSPENDED,CONFIGURING"],
-                             capture_output=True, text=True, timeout=60)
-    except (OSError, subprocess.TimeoutExpired):  # no squeue here, or the controller does not answer
-        return None
-    if out.returncode != 0:
-        return None
-    return [line for line in out.stdout.splitlines() if line.strip()]
-
-
-def _end_left_servers(where: ClassDir) -> int:
-    """End what the hub left of its servers (a hub killed mid-shutdown, a server that did not stop in time and
-    was killed without its kernels, a ``scancel`` lost on a busy controller): on Slurm, their jobs, which would
-    hold a node's share until their time limit; on this machine, whatever is left in each person's control
-    group, where their server put all it started (never their other processes, such as a login)."""
-    members = _members(where)
-    if not members:
-        return 0
-    if ClassDescription.load(where.description).spawner == "slurm":
-        return _cancel_left_jobs(server_job_name(where.root), members)
-    return _kill_left_processes(class_base(where.root), members)
-
-
-def _kill_left_processes(base: str, members: list[str]) -> int:
-    killed, stuck = {}, {}
-    for name in members:
-        n, left = stop_group(base, name)
-        if n:
-            killed[name] = n
-        if left:
-            stuck[name] = left
-    if killed:
-        print(f"stopped what the hub left running of the servers of {', '.join(killed)} "
-              f"({sum(killed.values())} process(es))")
-    if stuck:
-        return _stuck(f"of the servers of {', '.join(stuck)}", [p for ps in stuck.values() for p in ps])
-    return 0
-
-
-def _cancel_left_jobs(job_name: str, members: list[str]) -> int:
-    left = _server_jobs(job_name, members)
-    if left is None:
-        print("could not ask Slurm whether servers of the class are still queued (squeue failed): "
-              f"check with: squeue --name={job_name}")
-        return 1
-    if not left:
-        return 0
-    ids = [line.split()[0] for line in left]
-    subprocess.run(["scancel", *ids], capture_output=True, text=True, timeout=60)
-    deadline = time.monotonic() + 60
-    while (still := _server_jobs(job_name, members)) and time.monotonic() < deadline:
-        time.sleep(1)
-    if still:
-        print(f"{len(still)} server job(s) of the class are still in Slurm's queue after scancel: "
-              f"{', '.join(line.split()[0] for line in still)}; cancel them with scancel")
-        return 1
-    print(f"cancelled {len(ids)} server job(s) the hub left running in Slurm: "
-          + ", ".join(f"{line.split()[1]} (job {line.split()[0]})" for line in left))
-    return 0
+    return max(processes.end_left_hub(where, whose), processes.end_left_servers(where))
 
 
 def status(args, where: ClassDir) -> int:
     if not args.class_dir:  # no class named: say which classes run on this machine, when the default one does not
         running = [c for c in running_classes() if c != where.root]
-        if running and not (where.description.is_file() and _pid(where)):
+        if running and not (where.description.is_file() and processes.hub_pid(where)):
             for other in running:
                 _describe(ClassDir(other))
             print("(give --class-dir to ask about one class)")
@@ -479,7 +358,7 @@ def _describe(where: ClassDir) -> int:
         print(f"no class in {where.root}")
         return 1
     d = ClassDescription.load(where.description)
-    pid = _pid(where)
+    pid = processes.hub_pid(where)
     print(f"class {d.course_id} in {where.root}: {'runs at ' + _url(d) + f' (pid {pid})' if pid else 'stopped'}; "
           f"course {d.course_root}; instructors {', '.join(d.instructors)}; {len(d.students)} student(s)")
     return 0 if pid else 1

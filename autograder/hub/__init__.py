@@ -4,7 +4,8 @@ that only the course's instructors can open, and the sandboxed grader behind it.
 :mod:`.roster` reads the class roster and makes each person's account; :mod:`.layout` is where a class
 keeps its state (the hub's database, the exchange, the configuration every server of the class reads)
 and the description of the class that ``autograder hub start`` hands the hub; :mod:`.spawner` starts
-each person's server with the limits a shared machine needs; :mod:`.config` is the hub's configuration,
+each person's server with the limits a shared machine needs, in control groups (:mod:`.groups`) from which
+:mod:`.processes` ends what a hub or a server killed mid-run left; :mod:`.config` is the hub's configuration,
 made from that description.  Nothing here grades: the formgrader's *Autograde* runs the grader
 (:mod:`autograder.commands.autograde`) in the course directory.
 
