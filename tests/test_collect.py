@@ -347,7 +347,7 @@ def test_a_collected_file_that_is_no_notebook_is_named(course_dir, tmp_path):
 
 
 def test_canvas_submission_ids_order_as_numbers():
-    from autograder.commands.collect import parse
+    from autograder.adapters.lms import parse
 
     older, newer = (parse(f"smithalice_101_{sub}_01_tensors.ipynb", "canvas") for sub in ("9004", "10001"))
     assert newer["order"] > older["order"]

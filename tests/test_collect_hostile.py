@@ -20,7 +20,7 @@ from support import run_tool
 from test_collect import NB, A, build_zip, collect, notebook, snapshot
 
 from autograder.adapters import roster
-from autograder.commands import collect as lms_collect
+from autograder.adapters import lms as lms_collect
 from autograder.values.errors import UserError
 
 

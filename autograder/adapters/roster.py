@@ -14,7 +14,7 @@ and LMSs write CSV files, so that an instructor never has to clean one by hand:
   (``SIS Login ID`` where the first is empty); its rows without an ID (*Points Possible*,
   *Manual Posting*) and the ones with no SIS id at all (Canvas's test student) are not students.
 
-Every student id, from a roster here or from a download's file names in :mod:`autograder.commands.collect`,
+Every student id, from a roster here or from a download's file names in :mod:`autograder.adapters.lms`,
 passes :func:`check_id` before it becomes a folder in ``submitted/`` or a row in the grades: one
 plain name (no ``/``, ``\\``, ``.``, ``..``, leading ``.`` or ``-``), no control characters or
 line breaks, no comma, no spreadsheet formula start (``=``, ``+``, ``@``, ``-``), and already in
