@@ -326,7 +326,7 @@ def test_the_course_map_states_each_notebooks_exercises_points_and_minutes():
 def test_the_sample_progress_report_adds_up_to_the_course():
     numbers = course_numbers()
     m = re.search(r"^(\d+) passed, (\d+) failed, (\d+) not attempted +— +score [\d.]+/(\d+)$",
-                  (ROOT / "README.md").read_text(), flags=re.M)
-    assert m, "README shows no progress summary line"
+                  (ROOT / "docs" / "learners.md").read_text(), flags=re.M)
+    assert m, "docs/learners.md shows no progress summary line"
     assert sum(map(int, m.groups()[:3])) == sum(n for n, _, _ in numbers.values())
     assert float(m.group(4)) == sum(p for _, p, _ in numbers.values())
