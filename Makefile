@@ -36,7 +36,7 @@ lab: setup
 
 ## the class server: JupyterHub with an account per roster member, nbgrader's exchange, the Assignment List
 ## and Validate for learners, the formgrader for the instructors (grading in the sandbox); run as root.
-## `$(PY) -m autograder hub stop|status|backup` stops, checks and backs it up (README: a class server).
+## `$(PY) -m autograder hub stop|status|backup` stops, checks and backs it up (docs/class-server.md).
 # the class roster: username,role (not the LMS roster, lms_id,student_id, of collect, handout and export)
 ROSTER ?= class-roster.csv
 class: setup

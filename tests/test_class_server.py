@@ -395,7 +395,7 @@ def test_a_term_on_the_class_server(class_server):
 
     assert f"/{groups.class_base(class_dir)}/{RIGHT}\n" in cgroups, cgroups  # the class's own, under its base
 
-    for name in ("released", f"{RIGHT}-released", "graded", f"{RIGHT}-feedback"):  # the README's
+    for name in ("released", f"{RIGHT}-released", "graded", f"{RIGHT}-feedback"):  # docs/class-server.md shows them
         publish(shots[name], f"class-{name}")
     stopped = _hub(course, "stop", "--class-dir", str(class_dir))
     assert stopped.returncode == 0, stopped.stderr

@@ -1,6 +1,6 @@
 """The docs name only what exists: every repository path, ``make`` target, ``autograder`` command and
 option, test, and dotted name of the package that README.md, docs/*.md and the package's docstrings name
-is there.
+is there; the README stays a front door (short, with a "Where next" table that links every page of docs/).
 
 Read from the text alone (no notebook runs, no kernel): a few seconds.
 """
@@ -326,7 +326,28 @@ def test_the_course_map_states_each_notebooks_exercises_points_and_minutes():
 def test_the_sample_progress_report_adds_up_to_the_course():
     numbers = course_numbers()
     m = re.search(r"^(\d+) passed, (\d+) failed, (\d+) not attempted +— +score [\d.]+/(\d+)$",
-                  (ROOT / "README.md").read_text(), flags=re.M)
-    assert m, "README shows no progress summary line"
+                  (ROOT / "docs" / "learners.md").read_text(), flags=re.M)
+    assert m, "docs/learners.md shows no progress summary line"
     assert sum(map(int, m.groups()[:3])) == sum(n for n, _, _ in numbers.values())
     assert float(m.group(4)) == sum(p for _, p, _ in numbers.values())
+
+
+# ------------------------------------------------------------------ the README, a front door
+
+README_MAX_LINES = 160  # the pitch, the two commands, the course map and where next; the rest is in docs/
+
+
+def test_the_readme_stays_short():
+    lines = len((ROOT / "README.md").read_text().splitlines())
+    assert lines <= README_MAX_LINES, (
+        f"README.md has {lines} lines (at most {README_MAX_LINES}): move what it says at length to a page of docs/")
+
+
+def test_the_readmes_where_next_table_links_every_docs_page():
+    text = (ROOT / "README.md").read_text()
+    section = re.search(r"^## Where next\n(.*?)(?=^## |\Z)", text, flags=re.M | re.S)
+    assert section, "README.md has no '## Where next' section"
+    rows = [ln for ln in section.group(1).splitlines() if ln.startswith("|")]
+    linked = {t for ln in rows for t in re.findall(r"\]\((docs/[^)#\s]+\.md)(?:#[^)]*)?\)", ln)}
+    pages = {rel(p) for p in (ROOT / "docs").glob("*.md")}
+    assert pages <= linked, f"docs pages the README's 'Where next' table does not link: {sorted(pages - linked)}"
