@@ -19,7 +19,7 @@ import pytest
 from support import run_tool
 from test_collect import NB, A, build_zip, collect, notebook, snapshot
 
-from autograder.adapters import roster
+from autograder.adapters import lms_roster
 from autograder.adapters import lms as lms_collect
 from autograder.values.errors import UserError
 
@@ -79,9 +79,9 @@ def test_a_roster_with_an_unsafe_student_id_names_the_row(tmp_path):
     for value in ("=1+1", "+44", "@x", "-x", '"a,b"', "\uff4aane", '"jane\nx"', "a\x07"):
         path.write_text(f"lms_id,student_id\n101,jane\n102,{value}\n")
         with pytest.raises(UserError, match="line 3: student id .* cannot be a folder name"):
-            roster.read(path)
+            lms_roster.read(path)
     for value in ("jane", "jane.smith", "jane@example.org", "j-ane", "101"):
-        assert roster.check_id(value) is None, value
+        assert lms_roster.check_id(value) is None, value
 
 
 @pytest.mark.slow

@@ -14,7 +14,7 @@ from traitlets.config import Config
 from autograder.hub import groups
 from autograder.hub.config import configure
 from autograder.hub.layout import SERVICE, ClassDescription
-from autograder.hub.roster import read_roster
+from autograder.hub.class_roster import read_roster
 from autograder.values.errors import UserError
 
 

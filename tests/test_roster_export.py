@@ -15,7 +15,7 @@ import zipfile
 import pytest
 from support import bare_fixture_course, fixture_course, run_tool
 
-from autograder.adapters import roster
+from autograder.adapters import lms_roster
 from autograder.values.errors import UserError
 
 CANVAS_EXPORT = (
@@ -30,7 +30,7 @@ CANVAS_EXPORT = (
 def test_spreadsheet_roster(tmp_path):
     path = tmp_path / "roster.csv"
     path.write_bytes("\ufeffLMS_ID, Student_ID\r\n101, jane\r\n102 ,john\r\n\r\n".encode("utf-8"))
-    r = roster.read(path)
+    r = lms_roster.read(path)
     assert r.students == ("jane", "john")
     assert r.student_of == {"101": "jane", "102": "john"} and r.lms_of == {"jane": "101", "john": "102"}
 
@@ -38,7 +38,7 @@ def test_spreadsheet_roster(tmp_path):
 def test_canvas_gradebook_export_is_a_roster(tmp_path):
     path = tmp_path / "canvas.csv"
     path.write_bytes(("\ufeff" + CANVAS_EXPORT).encode("utf-8"))
-    r = roster.read(path)
+    r = lms_roster.read(path)
     assert r.students == ("jsmith", "jdoe")  # SIS User ID, else SIS Login ID; no Points Possible, no test student
     assert r.student_of == {"101": "jsmith", "102": "jdoe"}
     assert r.names["jsmith"] == "Smith, Jane" and r.sections["jdoe"] == "Section B"
@@ -48,16 +48,16 @@ def test_a_roster_that_cannot_be_read_names_what_it_found(tmp_path):
     path = tmp_path / "roster.csv"
     path.write_text("Name,Email\nJane,jane@example.org\n")
     with pytest.raises(UserError) as err:
-        roster.read(path)
+        lms_roster.read(path)
     assert "lms_id and student_id" in str(err.value) and "found: Name, Email" in str(err.value)
     path.write_text("lms_id,student_id\n101,jane\n101,john\n")
     with pytest.raises(UserError, match="101 is given to both jane and john"):
-        roster.read(path)
+        lms_roster.read(path)
     path.write_text("lms_id,student_id\n101,../etc\n")
     with pytest.raises(UserError, match="cannot be a folder name"):
-        roster.read(path)
+        lms_roster.read(path)
     with pytest.raises(UserError, match="no roster at"):
-        roster.read(tmp_path / "missing.csv")
+        lms_roster.read(tmp_path / "missing.csv")
 
 
 @pytest.fixture
@@ -177,7 +177,7 @@ def test_the_canvas_export_holds_what_is_due_or_graded_and_rows_canvas_can_match
 def test_each_roster_is_named_when_the_other_is_given(tmp_path):
     """The LMS roster (lms_id,student_id: collect, handout, export) and the class roster (username,role: hub
     start) are two files: each command handed the other says which it expected, in one line."""
-    from autograder.hub.roster import read_roster
+    from autograder.hub.class_roster import read_roster
 
     lms, cls = tmp_path / "lms-roster.csv", tmp_path / "class-roster.csv"
     lms.write_text("lms_id,student_id\n101,jane\n")
@@ -191,7 +191,7 @@ def test_each_roster_is_named_when_the_other_is_given(tmp_path):
     with pytest.raises(UserError, match="is an LMS roster"):
         read_roster(canvas)
     with pytest.raises(UserError, match="is a class roster") as err:
-        roster.read(cls)
+        lms_roster.read(cls)
     assert "takes an LMS roster, with the columns lms_id,student_id" in str(err.value) and "hub start" in str(err.value)
     course = fixture_course(tmp_path / "course")
     download = tmp_path / "download.zip"

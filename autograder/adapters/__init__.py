@@ -9,7 +9,7 @@ of scores and late penalties), restores the hidden tests it recorded
 :mod:`.exchange_folders`) and collects from it only what each student wrote, as it was read, when it was
 written (:mod:`.exchange_collect`), and has its Validate say in one line that an exercise is not attempted
 yet (:mod:`.validate`); submissions and rosters come from the LMS (its downloads: :mod:`.lms`; its rosters:
-:mod:`.roster`).
+:mod:`.lms_roster`).
 
 They sit on top of the grading core; nbgrader's own ``autograde`` runs the ``grade`` command
 (:mod:`autograder.commands.autograde`).

@@ -53,7 +53,7 @@ from nbgrader.exchange.default.collect import ExchangeCollect
 from autograder.adapters import times
 from autograder.adapters.exchange import secure_course
 from autograder.adapters.exchange_folders import SUBMISSION_MODE
-from autograder.adapters.roster import check_id
+from autograder.adapters.lms_roster import check_id
 from autograder.values import course, private
 from autograder.values.fdcopy import DIR_FLAGS, Taken, take
 from autograder.values.files import write_atomic

@@ -11,8 +11,8 @@ file names of the common LMS downloads:
 A learner submits only for themself.  Each download is read in one LMS's layout, the one its entries follow
 (:func:`layout`), and the learner's id comes only from what that LMS itself writes: Moodle's folder, Canvas's
 and Blackboard's file names at the top of the download (:func:`parse`); LMS ids become student ids through an
-optional LMS roster (:mod:`autograder.adapters.roster`), and every id passes
-:func:`autograder.adapters.roster.check_id`.  A file whose name is not one of the assignment's notebooks is
+optional LMS roster (:mod:`autograder.adapters.lms_roster`), and every id passes
+:func:`autograder.adapters.lms_roster.check_id`.  A file whose name is not one of the assignment's notebooks is
 taken as the notebook whose cells it carries (:func:`autograder.grading.submission.renamed_notebook`).
 
 A download is unpacked as plain ``0644`` files of the instructor (never the archive's setuid, setgid or
@@ -36,7 +36,7 @@ from pathlib import Path
 from nbgrader.plugins import ExtractorPlugin, FileNameCollectorPlugin
 from traitlets import Unicode
 
-from autograder.adapters import roster
+from autograder.adapters import lms_roster
 from autograder.grading.submission import notebook_ids, read_submission, renamed_notebook
 from autograder.values import course
 
@@ -96,7 +96,7 @@ def layout(relpaths: list[str]) -> str | None:
 class LmsFileNames(FileNameCollectorPlugin):
     """nbgrader's collector plugin for LMS downloads (see the module's docstring)."""
 
-    roster = Unicode("", help="roster CSV mapping LMS ids to student ids (see autograder.adapters.roster)").tag(config=True)
+    roster = Unicode("", help="roster CSV mapping LMS ids to student ids (see autograder.adapters.lms_roster)").tag(config=True)
     report = Unicode("", help="JSON file that lists every file and what became of it").tag(config=True)
     aside = Unicode("", help="folder for the files that are not collected").tag(config=True)
     notebooks = Unicode("", help="the assignment's notebook names, comma-separated").tag(config=True)
@@ -118,7 +118,7 @@ class LmsFileNames(FileNameCollectorPlugin):
             while top.parent.name != "extracted" and top.parent != top:
                 top = top.parent
             base = top.parent
-        students = roster.read(self.roster).student_of if self.roster else None
+        students = lms_roster.read(self.roster).student_of if self.roster else None
         valid = set(filter(None, self.notebooks.split(",")))
         ids = {}
         if self.course_root and self.assignment:
@@ -145,7 +145,7 @@ class LmsFileNames(FileNameCollectorPlugin):
                        else "the file name follows no known LMS pattern")
                 decided[str(p)] = {"file": rel, "kept_aside": why}
                 continue
-            bad = roster.check_id(info["lms_id"])
+            bad = lms_roster.check_id(info["lms_id"])
             if bad:
                 decided[str(p)] = {"file": rel, "kept_aside": f"LMS id {info['lms_id']!r} cannot be used: {bad}"}
                 continue
@@ -153,7 +153,7 @@ class LmsFileNames(FileNameCollectorPlugin):
             if student is None:
                 decided[str(p)] = {"file": rel, "kept_aside": f"LMS id {info['lms_id']} is not in the roster"}
                 continue
-            bad = roster.check_id(student)
+            bad = lms_roster.check_id(student)
             if bad:
                 decided[str(p)] = {"file": rel, "kept_aside": f"{student!r} cannot be a student id: {bad}"}
                 continue

@@ -5,7 +5,7 @@ The download is collected by nbgrader's own ``zip_collect`` with the course's tw
 download past them is not collected at all, "nothing collected: ...", and the course stays as it was), and
 :class:`~autograder.adapters.lms.LmsFileNames` says whose each file is and which notebook, from what the LMS
 itself wrote (Canvas's, Moodle's or Blackboard's layout), through an optional LMS roster
-(:mod:`autograder.adapters.roster`: a ``lms_id,student_id`` CSV or Canvas's gradebook export).  Without a roster
+(:mod:`autograder.adapters.lms_roster`: a ``lms_id,student_id`` CSV or Canvas's gradebook export).  Without a roster
 the LMS's own ids become the student ids, and the summary says so in a WARNING line.
 
 A collect is all or nothing.  The archive, the assignment and the roster are checked before
@@ -52,7 +52,7 @@ from pathlib import Path
 
 from nbgrader.utils import parse_utc
 
-from autograder.adapters import generate, roster, times
+from autograder.adapters import generate, lms_roster, times
 from autograder.adapters.lms import LMS_NAMES, check_archive, entry_times
 from autograder.values import course
 from autograder.values.errors import UserError
@@ -158,7 +158,7 @@ def run(args) -> int:
     assignment = course.Assignment(args.assignment, root)
     roster_path = str(Path(args.roster).resolve()) if args.roster else ""
     if roster_path:
-        roster.read(roster_path)  # a roster that cannot be read stops here, before anything is touched
+        lms_roster.read(roster_path)  # a roster that cannot be read stops here, before anything is touched
     downloaded = course.config(root).ZipCollectApp.get("downloaded_directory", "downloaded")
     base = root / downloaded / args.assignment
     name = _stamp(base, download.stem)

@@ -10,7 +10,7 @@ gradebook's) has passed, or that has a submission in the gradebook; one handed o
 would only fill an LMS with zeros (``--all-assignments``, ``--GradesExport.all_assignments=True``, exports every
 one the gradebook knows).  Every student gets a row for each of them, submitted or not: the students of the
 gradebook's students table (``nbgrader db student add/import``, and everyone graded) and, with ``--roster``,
-every student of the roster (:mod:`autograder.adapters.roster`).  A student with no submission gets 0 of the
+every student of the roster (:mod:`autograder.adapters.lms_roster`).  A student with no submission gets 0 of the
 assignment's points and the note ``no submission`` once the assignment is due for them (their extension
 counted), so a missing submission is never a missing row that an LMS import would skip silently; before that
 the score is left empty, with the note ``not due yet``.  A Canvas row needs the student's Canvas ID: one
@@ -35,7 +35,7 @@ from nbgrader.api import Gradebook, MissingEntry
 from nbgrader.plugins import ExportPlugin
 from traitlets import Bool, Unicode
 
-from autograder.adapters import late, roster
+from autograder.adapters import late, lms_roster
 from autograder.grading.store import ResultStore
 from autograder.values import course
 from autograder.values.errors import UserError
@@ -63,7 +63,7 @@ def cell(value):
 class GradesExport(ExportPlugin):
     """nbgrader's export plugin for this course: one row per student and assignment (see the module's docstring)."""
 
-    roster = Unicode("", help="roster CSV (see autograder.adapters.roster): its students are exported too").tag(config=True)
+    roster = Unicode("", help="roster CSV (see autograder.adapters.lms_roster): its students are exported too").tag(config=True)
     all_assignments = Bool(False, help="export every assignment the gradebook knows, not only those due or graded"
                            ).tag(config=True)
     left_out: list[str] = []  # the assignments the last rows() left out, neither due nor graded
@@ -85,7 +85,7 @@ class GradesExport(ExportPlugin):
         root = course.find_root()
         store, rules = ResultStore(root), late.policy(root)
         if not students and self.roster:
-            students = roster.read(self.roster).students
+            students = lms_roster.read(self.roster).students
         everyone = self.students(gradebook, students)
         now = dt.datetime.now(dt.timezone.utc).replace(tzinfo=None)  # nbgrader's times: naive UTC
         rows, self.left_out = [], []
@@ -184,7 +184,7 @@ def run(args) -> int:
     db = course.gradebook_file(db_url)
     if db is not None and not db.is_file():
         raise UserError(f"no gradebook in {root} ({db.name}): run `autograder grade` first, then export")
-    listed = roster.read(args.roster) if getattr(args, "roster", None) else None
+    listed = lms_roster.read(args.roster) if getattr(args, "roster", None) else None
     students = listed.students if listed else ()
     with Gradebook(db_url) as gb:
         plugin = GradesExport(to=args.to, all_assignments=getattr(args, "all_assignments", False))

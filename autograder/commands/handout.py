@@ -23,7 +23,7 @@ from pathlib import Path
 
 from autograder import PACKAGE_DIR
 from autograder.adapters import generate, release_folder
-from autograder.adapters import roster as roster_mod
+from autograder.adapters import lms_roster
 from autograder.adapters.exchange import make_own
 from autograder.values import course, learner_view, support, variants
 from autograder.values.errors import UserError
@@ -239,7 +239,7 @@ def run(args) -> int:
         folder = Path(args.to)
         if folder.suffix == ".zip" or (folder.exists() and not folder.is_dir()):
             raise UserError(f"with --roster, --to names a folder: one STUDENT.zip per student goes in it ({folder} is not)")
-        students = roster_mod.read(args.roster).students
+        students = lms_roster.read(args.roster).students
         kept = []
         for student in students:
             pack = folder / f"{student}.zip"

@@ -35,7 +35,7 @@ from pathlib import Path
 from autograder.adapters.exchange_collect import remember
 from autograder.adapters.exchange_folders import secure
 from autograder.hub import processes
-from autograder.hub import roster as roster_mod
+from autograder.hub import class_roster
 from autograder.hub.config import INSTRUCTOR_ONLY_PLUGINS, class_groups, roster_token
 from autograder.hub.layout import DEFAULT_CLASS_DIR, SERVICE, ClassDescription, ClassDir
 from autograder.hub.groups import HUB_GROUP, class_base, join_group, running_classes
@@ -186,13 +186,13 @@ def start(args, where: ClassDir) -> int:
         raise UserError(f"JupyterHub or its proxy is not installed in {bin_}: run make setup")
     previous = ClassDescription.load(where.description) if where.description.is_file() else None
     if args.roster:
-        members = roster_mod.read_roster(Path(args.roster))
+        members = class_roster.read_roster(Path(args.roster))
     elif previous is not None:
-        members = [roster_mod.Member(n, "instructor") for n in previous.instructors] + \
-                  [roster_mod.Member(n, "student") for n in previous.students]
+        members = [class_roster.Member(n, "instructor") for n in previous.instructors] + \
+                  [class_roster.Member(n, "student") for n in previous.students]
     else:
         raise UserError("no class yet in " f"{where.root}: give the roster, --roster ROSTER.csv (columns username,role)")
-    roster_mod.check_accounts(members)
+    class_roster.check_accounts(members)
     if args.course:
         root = Path(args.course).resolve()
     elif previous is not None:
@@ -238,7 +238,7 @@ def start(args, where: ClassDir) -> int:
     _, closed = remember(root, where.exchange / d.course_id / "inbound")
     if closed:
         print(f"closed {closed} submission folder(s) in the exchange that other accounts could read or write into")
-    made = roster_mod.make_accounts(members, where.passwords)
+    made = class_roster.make_accounts(members, where.passwords)
     for name in made:
         Path(os.path.expanduser(f"~{name}")).chmod(0o700)  # one person's files are theirs alone
     if made:

@@ -3,7 +3,7 @@
 What it sets, following nbgrader's documentation for JupyterHub:
 
 * **Accounts.** JupyterHub's PAM authenticator: people sign in with the local account the roster made
-  (:mod:`autograder.hub.roster`), and only the roster's people may.  Each server runs as its owner's
+  (:mod:`autograder.hub.class_roster`), and only the roster's people may.  Each server runs as its owner's
   account (:class:`autograder.hub.spawner.ClassSpawner`, or Slurm through batchspawner).
 * **Groups and the formgrader.** The hub groups ``formgrade-COURSE`` (the instructors) and
   ``nbgrader-COURSE`` (the students), as nbgrader names them.  The formgrader runs as a hub-managed

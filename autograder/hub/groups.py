@@ -19,7 +19,7 @@ from autograder.values.digest import sha
 
 CGROUP_ROOT = Path("/sys/fs/cgroup")
 CGROUP_BASE = "autograder-class"  # the control group every class's group goes under
-HUB_GROUP = "the.hub"  # a dot, which no user name has (autograder.hub.roster.NAME): never a person's group
+HUB_GROUP = "the.hub"  # a dot, which no user name has (autograder.hub.class_roster.NAME): never a person's group
 
 
 def class_base(class_dir: Path) -> str:

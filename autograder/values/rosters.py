@@ -2,9 +2,9 @@
 
 * The *LMS roster* says who is who in an LMS's downloads and grades: the columns ``lms_id,student_id``, or
   Canvas's gradebook export as it downloads (``Student, ID, SIS User ID, SIS Login ID, ...``).  ``collect``,
-  ``handout`` and ``export`` read it (:mod:`autograder.adapters.roster`).
+  ``handout`` and ``export`` read it (:mod:`autograder.adapters.lms_roster`).
 * The *class roster* says who has an account on the class server: the columns ``username,role``.  ``hub
-  start`` reads it (:mod:`autograder.hub.roster`).
+  start`` reads it (:mod:`autograder.hub.class_roster`).
 
 Both are CSV files a spreadsheet may have written; :func:`kind` reads a header's column names the way both
 readers do (any case; spaces, ``_`` and ``-`` alike) and :func:`wrong_roster` is the line a command says
