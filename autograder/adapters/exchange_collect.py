@@ -46,6 +46,7 @@ import os
 import pwd
 import shutil
 import tempfile
+import time
 from pathlib import Path
 
 from nbgrader.exchange.default.collect import ExchangeCollect
@@ -61,6 +62,7 @@ from autograder.values.files import write_atomic
 CLAIM_WARNING = datetime.timedelta(minutes=2)  # a claim this far from when the files were written is said
 REFUSED = datetime.datetime.max  # a refused folder's time: never before a due date (and sorted last)
 MAX_KB = 100_000  # nbgrader's default max_dir_size
+STALE_SNAPSHOTS = 24 * 3600  # seconds after which a killed collect's snapshots are removed by the next collect
 
 
 def _utc(epoch: float) -> datetime.datetime:
@@ -170,6 +172,9 @@ class CheckedCollect(ExchangeCollect):
         staging = Path(self.coursedir.root) / ".autograder" / "collecting"
         staging.mkdir(parents=True, exist_ok=True)
         os.chmod(staging, 0o700)
+        for left in staging.iterdir():  # a collect killed mid-run left its snapshots: a day on, nothing reads them
+            if time.time() - left.lstat().st_mtime > STALE_SNAPSHOTS:
+                shutil.rmtree(left, ignore_errors=True)
         self._staging = Path(tempfile.mkdtemp(dir=staging))
         inbound = os.path.join(self.root, self.coursedir.course_id, "inbound")
         try:
