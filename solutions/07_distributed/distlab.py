@@ -19,6 +19,9 @@ What it does, and why:
 * Every rank joins the group through a ``FileStore`` in a private temporary
   folder, so two notebooks running at once can never collide on a TCP port, and
   gloo talks over the loopback interface (``GLOO_SOCKET_IFNAME``).
+* A group that fails to form (on a loaded machine a loopback connection is now
+  and then closed during gloo's handshake) is formed again from scratch, up to
+  three times: until it has formed, none of the caller's code has run.
 * Everything has a deadline: the group's collectives time out, and ``run``
   stops every rank when one rank fails or time runs out, and raises
   :class:`WorkerError` with the traceback of the rank that failed first.
@@ -195,6 +198,7 @@ def _worker(rank, nprocs, folder, target, backend, timeout, seed):
         os.environ.setdefault("GLOO_SOCKET_IFNAME", loopback_interface())  # one machine: talk over loopback
     torch.set_num_threads(1)  # one core per rank, as torchrun's OMP_NUM_THREADS=1
     code = 0
+    stage = "join"  # until the group is formed no code of the caller's has run, and a failure may be retried
     try:
         device = torch.device("cpu")
         kwargs = {}
@@ -204,6 +208,8 @@ def _worker(rank, nprocs, folder, target, backend, timeout, seed):
             kwargs["device_id"] = device
         dist.init_process_group(backend, init_method="file://" + os.path.join(folder, "store"), rank=rank,
                                 world_size=nprocs, timeout=datetime.timedelta(seconds=timeout), **kwargs)
+        stage = "run"
+        open(os.path.join(folder, f"joined{rank}"), "w").close()
         try:
             random.seed(seed)
             torch.manual_seed(seed)
@@ -230,7 +236,7 @@ def _worker(rank, nprocs, folder, target, backend, timeout, seed):
     except BaseException as exc:  # report it to the parent, which decides what to raise
         code = 1
         with open(os.path.join(folder, f"error{rank}.txt"), "w") as f:
-            f.write(f"{time.time():.6f}\n{type(exc).__name__}: {str(exc)[:2000]}\n{traceback.format_exc()}")
+            f.write(f"{time.time():.6f} {stage}\n{type(exc).__name__}: {str(exc)[:2000]}\n{traceback.format_exc()}")
     finally:
         sys.stdout.flush()
         sys.stderr.flush()
@@ -240,14 +246,35 @@ def _worker(rank, nprocs, folder, target, backend, timeout, seed):
 # ---------------------------------------------------------------- in the notebook
 
 
-def _first_error(folder, nprocs, exitcodes):
+def _errors(folder, nprocs):
+    """(time, rank, stage, summary, traceback) of every rank that reported an error."""
     errors = []
     for r in range(nprocs):
         p = os.path.join(folder, f"error{r}.txt")
         if os.path.exists(p):
             with open(p) as f:
-                stamp, summary, tb = f.read().split("\n", 2)
-            errors.append((float(stamp), r, summary, tb))
+                head, summary, tb = f.read().split("\n", 2)
+            stamp, _, stage = head.partition(" ")
+            errors.append((float(stamp), r, stage, summary, tb))
+    return errors
+
+
+def _only_joining_failed(folder, nprocs, exitcodes):
+    """True when the ranks failed while forming the group: the caller's code never ran.
+
+    Forming a gloo group opens a connection between every pair of ranks over the
+    loopback; on a loaded machine one of them is now and then closed before the
+    handshake ends.  Such a run is started again, once or twice, in a fresh folder.
+    """
+    errors = _errors(folder, nprocs)
+    reported = {e[1] for e in errors}
+    died_after_joining = [r for r, c in enumerate(exitcodes) if c not in (None, 0) and r not in reported
+                          and os.path.exists(os.path.join(folder, f"joined{r}"))]
+    return bool(errors) and not died_after_joining and all(e[2] == "join" for e in errors)
+
+
+def _first_error(folder, nprocs, exitcodes):
+    errors = [(stamp, r, summary, tb) for stamp, r, _, summary, tb in _errors(folder, nprocs)]
     if errors:
         _, r, summary, tb = min(errors)
         tail = "\n".join(tb.strip().splitlines()[-12:])
@@ -277,6 +304,22 @@ def run(target, *args, nprocs: int = 2, timeout: float = 60.0, seed: int | None 
     for a in list(args) + list(kwargs.values()):
         if isinstance(a, per_rank) and len(a) != nprocs:
             raise ValueError(f"per_rank argument has {len(a)} items for {nprocs} ranks")
+    for attempt in range(_JOIN_ATTEMPTS):
+        try:
+            return _run_once(target, args, kwargs, nprocs, timeout, seed, backend, show_output)
+        except _JoinFailed as failed:
+            if attempt == _JOIN_ATTEMPTS - 1:
+                raise WorkerError(str(failed)) from None
+
+
+_JOIN_ATTEMPTS = 3
+
+
+class _JoinFailed(Exception):
+    """The ranks could not form the group; nothing of the caller's ran."""
+
+
+def _run_once(target, args, kwargs, nprocs, timeout, seed, backend, show_output):
     ctx = _context()
     warm_up()  # no-op when the forkserver already runs
     folder = tempfile.mkdtemp(prefix="distlab-")
@@ -318,7 +361,10 @@ def run(target, *args, nprocs: int = 2, timeout: float = 60.0, seed: int | None 
             raise WorkerError(f"rank(s) {late} still running after {timeout:g} s and were stopped "
                               "(a rank waiting in a collective that another rank never reached?)")
         if failed:
-            raise WorkerError(_first_error(folder, nprocs, [p.exitcode for p in procs]))
+            exitcodes = [p.exitcode for p in procs]
+            if _only_joining_failed(folder, nprocs, exitcodes):
+                raise _JoinFailed(_first_error(folder, nprocs, exitcodes))
+            raise WorkerError(_first_error(folder, nprocs, exitcodes))
         results = []
         for r in range(nprocs):
             got = torch.load(os.path.join(folder, f"result{r}.pt"), weights_only=False)
