@@ -7,7 +7,7 @@ The package's folders are its zones; each one's ``__init__`` says what it is for
   the course's cell and folder conventions) and the rules on them; imports no other zone.
 * :mod:`autograder.probe`: the kernel side, everything a learner's kernel imports of the package.
 * :mod:`autograder.sandbox`: where a kernel runs (user ids, bubblewrap, the zygote, the kernel client).
-* :mod:`autograder.shortrun`: which cells a grading run may skip, and the proof that it may.
+* :mod:`autograder.gradepath`: the grade path, the cells a grade runs (read from their sources).
 * :mod:`autograder.grading`: the grading core (merge, execute, judge, score) and how its jobs are scheduled.
 * :mod:`autograder.adapters`: nbgrader (generate, gradebook, late penalties) and LMS rosters.
 * :mod:`autograder.hub`: the class server (JupyterHub's configuration, accounts, limits); it grades nothing.

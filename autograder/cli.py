@@ -9,8 +9,9 @@ import logging
 import os
 import sys
 
-FULL_HELP = ("run every cell; by default, with hidden tests, cells no graded cell depends on are skipped where "
-             "the reference proved it changes nothing, and a notebook with any failure is rerun in full")
+FULL_HELP = ("a diagnostic: also run the notebook top to bottom and say where its verdicts differ from the grade's; "
+             "with hidden tests the grade runs the notebook's grade path (the answer and test cells and what they "
+             "need), and --full changes no grade")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -2,7 +2,8 @@
 
 Starting a kernel and importing torch costs seconds; an exercise has many
 answer variants.  :class:`NotebookSession` pays that once per notebook: it runs
-the reference solution top to bottom in ``record`` mode, keeps each test
+the reference solution in ``record`` mode, as grading runs it (its grade path,
+:mod:`autograder.gradepath`) or top to bottom, keeps each test
 cell's observations as the reference, then for every variant executes the
 variant's answer cell and the exercise's original test cell in the same
 kernel, and judges the outcome with the grader's own :func:`autograder.grading.scoring.verdict`.
@@ -24,13 +25,14 @@ from pathlib import Path
 
 import nbformat
 
-from autograder import shortrun
-from autograder.grading.execute import ExecResult, KernelSession, Limits, execute, skip_reason, work_folder
-from autograder.grading.references import COMPILE_CACHE, compile_cache_env, prove_short, seed_compile_cache
+from autograder import gradepath
+from autograder.grading.execute import KernelSession, Limits, work_folder
+from autograder.grading.references import compile_cache_env
 from autograder.grading.scoring import cell_outcome, verdict
 from autograder.grading.submission import arm_hidden_tests
+from autograder.probe import statedigest
 from autograder.sandbox import launch
-from autograder.values import course, learner_view, support, variants
+from autograder.values import course, support, variants
 
 ROOT = Path(__file__).resolve().parent.parent
 ANSWERS = ROOT / "tests" / "answers"
@@ -43,12 +45,14 @@ MAX_PAYLOAD = 256 * 1024  # well inside the grader's 1 MiB of output per cell
 class Outcome:
     passed: bool
     message: str
+    hidden_ran: bool = False  # the hidden block ran (no error in the cell before it: the visible asserts passed)
 
 
 @dataclass
 class SolutionRun:
     errors: list[str] = field(default_factory=list)  # cells of the solution that raised
     references: dict[str, dict] = field(default_factory=dict)
+    seen: dict[int, str] = field(default_factory=dict)  # each graded cell: what it saw (statedigest.report)
 
 
 VARIANT_LINE = "# variant: "
@@ -85,8 +89,9 @@ def new_sandbox():
 
 class NotebookSession:
     def __init__(self, assignment: str, notebook: str | None = None, cell_timeout: float = 300,
-                 variant: dict | None = None):
-        """``variant``: the per-student variant to run (:mod:`autograder.values.variants`; default: as written)."""
+                 variant: dict | None = None, top_to_bottom: bool = False):
+        """``variant``: the per-student variant to run (:mod:`autograder.values.variants`; default: as written);
+        ``top_to_bottom``: run every cell of the solution, not its grade path as grading does."""
         self.assignment = course.Assignment(assignment, ROOT)
         self.notebook = notebook or assignment
         self.markers = course.markers(ROOT)
@@ -97,6 +102,8 @@ class NotebookSession:
         # what grading runs for the reference: each hidden test armed with its own seed
         self.armed = arm_hidden_tests(copy.deepcopy(self.solution), SEED, self.markers,
                                       variant=variants.bound(self.solution))
+        self.path = gradepath.grade_path(self.armed)
+        self.top_to_bottom = top_to_bottom
         self.cell_timeout = cell_timeout
         # one kernel serves every answer variant of the notebook: the per-cell limits are grading's, the
         # whole-notebook ones (CPU seconds, output kept) grow to a session that runs the notebook many times
@@ -146,16 +153,19 @@ class NotebookSession:
 
     # -- steps --------------------------------------------------------------------------
     def run_solution(self) -> SolutionRun:
-        """Run the solution top to bottom, the state fingerprinted before each cell as the grader's
-        reference run does it (for :meth:`prove_short`)."""
+        """Run the solution as grading does (its grade path; every cell with ``top_to_bottom``), and record
+        what each graded cell saw just before it ran (:func:`autograder.probe.statedigest.report` of the names
+        it reads), for :func:`autograder.gradepath.differences`."""
         out = SolutionRun()
         cells = list(self.nb.cells)
-        self.expressions = shortrun.reference_fingerprints(self.armed, self.release)
-        self.full = ExecResult(self.nb)
         for i, cell in enumerate(cells):
             if cell.cell_type != "code":
                 continue
-            self.full.fingerprints[i] = self.kernel.evaluate(self.expressions[i])
+            if not self.top_to_bottom and i not in self.path.cells:
+                cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text=gradepath.OFF_PATH_NOTE)]
+                continue
+            if i in self.path.inputs:
+                out.seen[i] = self.kernel.evaluate(statedigest.expression(self.path.inputs[i]))
             self._run_cell(cell, i)
             for o in cell.outputs:
                 if o.get("output_type") == "error":
@@ -169,49 +179,8 @@ class NotebookSession:
                                   "graded runs keep 1 MiB of output per cell: observe slices and summaries")
             else:
                 out.references[ex.id] = entry.payload
-        end = len(cells)
-        self.full.fingerprints[end] = self.kernel.evaluate(self.expressions[end])
         self.references = out.references
         return out
-
-    def prove_short(self):
-        """The grader's release-time proof of the short run (:func:`autograder.grading.references.prove_short`),
-        on this session's full run: the short run executes in a fresh kernel, sandboxed as this one is,
-        same seed and folder contents (and the compile caches this session's run left)."""
-        from autograder.grading.coursedata import NotebookData
-
-        full = copy.copy(self.full)
-        full.nb = nbformat.from_dict(copy.deepcopy(dict(self.nb, cells=self.nb.cells[:len(self.solution.cells)])))
-
-        def run(nb, fingerprints):
-            sandbox = new_sandbox()
-            with work_folder(sandbox, "harness-short-") as tmp:
-                support.copy_listed(self.assignment.solution_dir, support.listed(self.assignment.solution_dir), tmp)
-                if sandbox is not None:
-                    seed_compile_cache(tmp, self.workdir / COMPILE_CACHE)
-                return execute(nb, tmp, env=self.env(sandbox, tmp), sandbox=sandbox, fingerprints=fingerprints)
-
-        data = NotebookData.load(self.assignment, self.notebook)
-        return prove_short(data, self.armed, full, self.expressions, run)
-
-    def run_short(self, plan) -> list[int]:
-        """Run the solution as the grader's short run does (:func:`autograder.shortrun.short_run`): the
-        cells ``plan`` skips are not run, and the generators are moved where they would have left them.
-        Returns the skipped cells.  Answers tried afterwards see the state a short-run submission sees."""
-        marked, _ = shortrun.short_run(self.armed, self.release, plan)
-        assert marked is not None, "the plan skips nothing in this notebook"
-        self.nb.cells[:len(marked.cells)] = marked.cells
-        skipped = []
-        for i, cell in enumerate(marked.cells):
-            if cell.cell_type != "code":
-                continue
-            if skip_reason(cell):
-                skipped.append(i)
-                said = self.kernel.skip_cell(cell)
-                assert said == "ok", f"the short run of {self.notebook} abandoned at cell {i}: {said}"
-                continue
-            self._run_cell(cell, i)
-        return skipped
 
     def _test_cell(self, ex: course.Exercise):
         return self.armed.cells[ex.test_cell]
@@ -221,22 +190,18 @@ class NotebookSession:
         cell = self.run(tc.source, course.nbgrader_meta(tc))
         return cell_outcome(cell, ex.id)
 
-    def try_answer(self, ex: course.Exercise, source: str, hidden_only: bool = False,
-                   visible_only: bool = False) -> Outcome:
-        """Execute ``source`` as the exercise's answer cell, then its tests (or only the hidden block, or
-        only the visible asserts, as the learner's copy has them); restore the reference after."""
+    def try_answer(self, ex: course.Exercise, source: str, hidden_only: bool = False) -> Outcome:
+        """Execute ``source`` as the exercise's answer cell, then its tests (or only the hidden block);
+        restore the reference after."""
         try:
             self.run(source)
-            if visible_only:
-                entry = cell_outcome(self.run(learner_view.visible_source(self._test_cell(ex))), ex.id)
-                return Outcome(entry.ran and not entry.error, entry.error or "")
             if hidden_only:
                 block = self.markers.hidden_block(self._test_cell(ex).source)  # its seed included
                 entry = cell_outcome(self.run(block), ex.id)
             else:
                 entry = self.rerun_tests(ex)
             ok, message, _ = verdict(entry, self.references.get(ex.id))
-            return Outcome(ok, message)
+            return Outcome(ok, message, entry.payload is not None)
         finally:
             self.restore(ex)
 
@@ -257,19 +222,6 @@ class NotebookSession:
         one = nbformat.v4.new_notebook(cells=[copy.deepcopy(self.solution.cells[ex.test_cell])])
         tc = arm_hidden_tests(one, seed, self.markers, variant=variants.bound(self.solution)).cells[0]
         return cell_outcome(self.run(tc.source, course.nbgrader_meta(tc)), ex.id).payload
-
-
-def reads_beyond_reference(solution, ex: course.Exercise, source: str) -> set[str]:
-    """Names an answer reads (at once or when its functions are called) that neither the reference's
-    answer cells nor the exercise's test cell read: what the short run's proof has not fingerprinted."""
-    from autograder.shortrun.cellfacts import BUILTIN_NAMES, analyze
-
-    def reads(src: str) -> set[str]:
-        facts = analyze(src)
-        return facts.reads | facts.late_reads
-
-    covered = set().union(*(reads(solution.cells[i].source) for i in [*ex.solution_cells, ex.test_cell]))
-    return reads(source) - covered - BUILTIN_NAMES
 
 
 VISIBLE_MARK = "# caught by the visible tests"

@@ -55,7 +55,7 @@ def zone_of(module: str) -> str:
 
 
 def test_the_zones_are_the_package_folders_and_each_states_its_rule():
-    assert set(ZONES) == {"values", "probe", "sandbox", "shortrun", "adapters", "grading", "hub", "commands"}
+    assert set(ZONES) == {"values", "probe", "sandbox", "gradepath", "adapters", "grading", "hub", "commands"}
     loose = sorted(p.name for p in PKG.glob("*.py") if p.stem not in TOP)
     assert not loose, f"modules outside every zone: {loose}"
     for zone in ZONES:

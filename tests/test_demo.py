@@ -64,7 +64,7 @@ def test_demo_grades_samples_as_deserved_in_a_course_of_its_own(course_dir):
 def test_the_solutions_earn_full_marks_through_grade(course_dir):
     """The notebooks whose code leans most on the machine (processes and shared memory in 07, compiled
     kernels and their cache in 10, the capstone's whole stack in 12) through the real pipeline: the
-    sandbox, the reference run and its short-run proof, the merge, the judge, the gradebook.
+    sandbox, the reference run on its grade path, the merge, the judge, the gradebook.
 
     (tests/test_notebooks.py runs every notebook's answers in grading's own sandboxed kernel session;
     this adds ``grade`` end to end on the solutions themselves.)"""

@@ -23,7 +23,7 @@ from autograder.grading.steps import GradingRun, default_steps, run_steps
 from autograder.grading.steps.arm import ArmHiddenTests
 from autograder.grading.steps.execute import ExecuteInSandbox
 from autograder.grading.steps.limit import LimitOutputs
-from autograder.grading.steps.plan import PlanShortRun
+from autograder.grading.steps.path import PlanGradePath
 from autograder.grading.steps.read import ReadSubmission
 from autograder.grading.steps.restore import RestoreInstructorCells
 from autograder.values import course
@@ -70,11 +70,11 @@ def test_the_steps_are_nbgrader_preprocessors_in_the_stated_order():
     steps = default_steps()
     assert all(isinstance(s, NbGraderPreprocessor) for s in steps)
     names = [type(s).__name__ + (f"({s.mode})" if isinstance(s, ExecuteInSandbox) else "") for s in steps]
-    assert names == ["ReadSubmission", "RestoreInstructorCells", "ArmHiddenTests", "PlanShortRun",
-                     "ExecuteInSandbox(short)", "JudgeObservations", "ExecuteInSandbox(full)", "JudgeObservations",
+    assert names == ["ReadSubmission", "RestoreInstructorCells", "ArmHiddenTests", "PlanGradePath",
+                     "ExecuteInSandbox(path)", "JudgeObservations", "ExecuteInSandbox(full)", "JudgeObservations",
                      "LimitOutputs"]
     assert ExecuteInSandbox(config=__import__("traitlets").config.Config(
-        {"ExecuteInSandbox": {"mode": "short"}})).mode == "short"
+        {"ExecuteInSandbox": {"mode": "full"}})).mode == "full"
 
 
 def test_read_hashes_the_bytes_and_parses_them(data, tmp_path):
@@ -139,18 +139,25 @@ def test_arm_gives_each_hidden_test_its_own_seed_and_nothing_without_hidden_test
     assert "probe').probe.arm(" not in "".join(c.source for c in plain.cells)
 
 
-def test_no_short_run_is_planned_with_full_or_without_hidden_tests(data):
-    for run in (new_run(data, "unused"), new_run(data, "unused", refs=object(), full=True)):
-        step(PlanShortRun(), copy.deepcopy(data.solution), run)
-        assert run.short is None and run.skipped == 0
+def test_the_grade_path_is_planned_with_the_hidden_tests_and_every_cell_runs_without(data):
+    from autograder.grading.execute import skip_reason
+
+    visible = new_run(data, "unused")
+    nb = copy.deepcopy(data.solution)
+    nb.cells.append(nbformat.v4.new_code_cell("scratch = 1"))  # a learner's cell nothing graded reads
+    step(PlanGradePath(), nb, visible)
+    assert visible.path is None and visible.todo is nb
+    hidden = new_run(data, "unused", refs=object())
+    step(PlanGradePath(), nb, hidden)
+    assert hidden.path is not None and len(nb.cells) - 1 not in hidden.path.cells
+    assert skip_reason(hidden.todo.cells[-1]) and not any(skip_reason(c) for c in hidden.todo.cells[:-1]
+                                                          if course.grade_id(c))
 
 
-def test_a_short_step_without_a_plan_and_a_full_step_after_an_accepted_run_do_nothing(data):
-    run = new_run(data, "unused")
+def test_the_full_step_runs_only_for_full_where_there_is_a_path(data):
     nb = nbformat.v4.new_notebook()
-    assert step(ExecuteInSandbox(mode="short"), nb, run) is nb and run.executed is None
-    run.accepted = True
-    assert step(ExecuteInSandbox(mode="full"), nb, run) is nb and run.executed is None
+    for run in (new_run(data, "unused"), new_run(data, "unused", full=True)):
+        assert step(ExecuteInSandbox(mode="full"), nb, run) is nb and run.top_to_bottom is None
 
 
 def test_limit_keeps_what_leaves_within_the_notebook_limit(data):
@@ -171,13 +178,13 @@ def test_the_steps_grade_a_right_and_a_wrong_answer_in_a_real_kernel(data, tmp_p
         result, nb = grade_notebook(path, data, student_id="s1", seed=7, refs=None,
                                     limits=Limits(cell_timeout=60, notebook_timeout=120))
         assert [e.status for e in result.exercises] == statuses, result
-        assert result.run == "full" and nb is not None and result.error is None
+        assert result.run == "top to bottom" and nb is not None and result.error is None
 
 
 def test_the_steps_judge_hidden_tests_against_the_reference(data, tmp_path):
     """With the reference's observations: a right answer passes its hidden tests, one that is right on the
     visible asserts alone fails them (``double`` of a tensor of ones, wrong elsewhere)."""
-    refs = run_reference(data, 7, limits=Limits(cell_timeout=60, notebook_timeout=120), short=False)
+    refs = run_reference(data, 7, limits=Limits(cell_timeout=60, notebook_timeout=120))
     assert refs.failure is None, refs.failure
     sly = submit(tmp_path / "s", answered(data, double="return x + 1 if bool((x == 1).all()) else 3 * x"))
     right = submit(tmp_path / "r", answered(data))

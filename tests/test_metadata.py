@@ -113,3 +113,14 @@ def test_released_cells_carry_their_own_checksum():
            for c in course.read(p).cells
            if course.nbgrader_meta(c).get("checksum") and course.nbgrader_meta(c)["checksum"] != compute_checksum(c)]
     assert not bad, "checksums that do not match their cells:\n" + "\n".join(bad)
+
+
+@pytest.mark.parametrize("path", SOLUTIONS, ids=[p.stem for p in SOLUTIONS])
+def test_the_introduction_says_what_grading_runs(path):
+    """Each notebook's introduction tells the learner, in the grader's own words, that a grade runs the answer
+    cells and what they need (autograder.gradepath), and that demos and scratch cells are theirs."""
+    from autograder.values.messages import GRADE_PATH
+
+    intro = course.read(path).cells[0]
+    said = GRADE_PATH[0].upper() + GRADE_PATH[1:]
+    assert intro.cell_type == "markdown" and said in intro.source, f"{path.name}'s introduction does not say: {said}"

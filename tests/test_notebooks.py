@@ -1,24 +1,23 @@
-"""Every notebook: the solution passes its own tests, and each exercise's tests tell right from wrong.
+"""Every notebook: the solution passes its own tests, each exercise's tests tell right from wrong, and the
+grade path changes no honest verdict.
 
-For each notebook, one kernel (see ``harness.py``):
+For each notebook, two kernels (see ``harness.py``):
 
-1. the solution runs top to bottom with no error, and every test cell, visible
-   and hidden, passes;
+1. the solution runs on its grade path, as grading runs it (:mod:`autograder.gradepath`), with no error,
+   and every test cell, visible and hidden, passes;
 2. every exercise has at least one seed-dependent numeric hidden observation;
 3. the reference answer and every ``tests/answers/NN/exN_M/correct_*.py`` earn the
    points; the released stub and every ``wrong_*.py`` earn nothing, and are rejected
-   by the hidden tests alone too (visible asserts can be switched off by a submission);
+   by the hidden tests alone too (visible asserts can be switched off by a submission): where the
+   visible asserts passed, the hidden block that ran after them judged the answer on its own
+   observations; where they stopped it, the hidden block runs alone;
 4. a ``wrong_*.py`` whose first line is ``# caught by the visible tests`` fails the visible
-   asserts alone, as the learner's released copy runs them;
-5. the short run is proven, as the grader proves it before skipping anything
-   (:func:`autograder.grading.references.prove_short`): the solution run short in a fresh kernel gives the
-   same observations, and every graded cell, and the end of the notebook, sees the same values,
-   generators and settings as in the full run.  When it fails, the message names the graded cell
-   that saw a difference and the cells skipped before it;
-6. every answer tried in 3 gets the same verdict with the short run's cells skipped: the proof
-   covers an answer that reads only names the reference's answer and test cell read; every other
-   answer is tried again in a second kernel that ran the solution short, and a difference names
-   the exercise, the answer and the cells skipped before its test cell.
+   asserts, which run first in the test cell as in the learner's released copy;
+5. the path is proven on the reference: the solution runs top to bottom in a second kernel, and before
+   every graded cell each name it reads (the globals of the functions it reads included) holds the same
+   value as on the path, torch's settings are the same (:func:`autograder.gradepath.differences`), and so
+   are the hidden tests' observations;
+6. every answer tried in 3 gets the same verdict top to bottom as on the path.
 """
 
 from __future__ import annotations
@@ -30,11 +29,10 @@ from harness import (
     NotebookSession,
     caught_by_visible,
     numeric_seed_dependent,
-    reads_beyond_reference,
     variant_files,
 )
 
-from autograder.grading.references import NOTHING_TO_SKIP
+from autograder import gradepath
 from autograder.values import course
 
 NOTEBOOKS = [(a.name, nb) for a in course.assignments(ROOT) for nb in a.notebooks()]
@@ -45,16 +43,11 @@ NOTEBOOKS = [(a.name, nb) for a in course.assignments(ROOT) for nb in a.notebook
 def test_notebook(assignment, notebook):
     problems: list[str] = []
     variants = variant_files(notebook)
+    tried: list[tuple] = []  # (exercise, label, answer, passed on the path)
     with NotebookSession(assignment, notebook) as s:
         run = s.run_solution()
         problems += [f"solution: {e}" for e in run.errors]
         assert not problems, "\n".join(problems)
-        plan = s.prove_short()
-        # a notebook whose every demo calls the learner's code has nothing to skip: it is graded in full
-        nothing = plan.failure == NOTHING_TO_SKIP
-        assert nothing or plan.failure is None, f"the short run of {notebook} is not proven: {plan.failure}"
-        assert nothing or plan.skip_sources, f"the short run of {notebook} skips nothing"
-        tried: list[tuple] = []  # (exercise, label, answer, passed in full)
         for ex in s.exercises:
             p2 = s.payload_with_seed(ex, SEED2)
             if not p2 or p2.get("error"):
@@ -80,27 +73,25 @@ def test_notebook(assignment, notebook):
                 if outcome.passed != should_pass:
                     verb = "was rejected" if should_pass else "earned the points"
                     problems.append(f"{ex.id}/{label} {verb}: {outcome.message[:300]}")
-                if not should_pass and s.try_answer(ex, source, hidden_only=True).passed:
-                    # visible asserts run in the learner's process and can be switched off there:
-                    # the hidden observations alone must reject every wrong answer
+                if should_pass:
+                    continue
+                # visible asserts run in the learner's process and can be switched off there: the hidden
+                # observations alone must reject every wrong answer (they ran after the visible asserts passed)
+                if not outcome.hidden_ran and s.try_answer(ex, source, hidden_only=True).passed:
                     problems.append(f"{ex.id}/{label} passes the hidden tests alone")
-                if not should_pass and caught_by_visible(source) and s.try_answer(ex, source, visible_only=True).passed:
+                if caught_by_visible(source) and outcome.hidden_ran:
                     problems.append(f"{ex.id}/{label} passes the visible tests: the learner's own check "
                                     "misses the bug its section teaches")
-    # Every answer gets the same verdict with the cells the short run skips left out.  The proof
-    # already shows that every graded cell finds the same values for what the reference's answer and
-    # test cell read: an answer that reads nothing else sees the same state.  The others run again,
-    # in a kernel that ran the solution short.
-    unproven = [t for t in tried if reads_beyond_reference(s.solution, t[0], t[2])]
-    if unproven and not nothing:
-        with NotebookSession(assignment, notebook) as short:
-            skipped = short.run_short(plan)
-            short.references = s.references
-            for ex, label, source, passed in unproven:
-                if short.try_answer(ex, source).passed != passed:
-                    before = [i for i in skipped if i < ex.test_cell]
-                    problems.append(f"{ex.id}/{label} {'passes' if not passed else 'fails'} in the short run and "
-                                    f"{'passes' if passed else 'fails'} in full; cells skipped before its test "
-                                    f"cell ({ex.test_cell}): {before}")
+    # the proof: top to bottom, every graded cell sees what it saw on the path, and every answer gets the same verdict
+    with NotebookSession(assignment, notebook, top_to_bottom=True) as full:
+        whole = full.run_solution()
+        problems += [f"solution, top to bottom: {e}" for e in whole.errors]
+        problems += gradepath.differences(s.armed, s.path, whole.seen, run.seen)
+        problems += [f"{e}: the hidden tests observe other values top to bottom than on the path"
+                     for e in sorted(run.references) if whole.references.get(e) != run.references[e]]
+        if not problems:
+            for ex, label, source, passed in tried:
+                if full.try_answer(ex, source).passed != passed:
+                    problems.append(f"{ex.id}/{label} {'passes' if not passed else 'fails'} top to bottom and "
+                                    f"{'passes' if passed else 'fails'} on the path ({s.path.summary})")
     assert not problems, "\n".join(problems)
-

@@ -238,8 +238,10 @@ def test_a_reference_that_fails_in_the_sandbox_stops_grade_before_anything_is_re
     course = fixture_course(tmp_path / "course")
     sol = course / "solutions" / attacks.ASSIGNMENT / f"{attacks.ASSIGNMENT}.ipynb"
     nb = nbformat.read(str(sol), 4)
-    # a solution that works only outside the sandbox (as with kernels that import another copy of the grader)
-    nb.cells.insert(1, nbformat.v4.new_code_cell("import os\nassert os.getuid() == 0, 'not where the grader is'"))
+    # a solution that works only outside the sandbox (as with kernels that import another copy of the grader), in a
+    # cell its grade path runs
+    answer = next(c for c in nb.cells if c.get("metadata", {}).get("nbgrader", {}).get("grade_id") == "ex0_1_solution")
+    answer.source = "import os\nassert os.getuid() == 0, 'not where the grader is'\n" + answer.source
     nbformat.write(nb, str(sol))
     release = course / "notebooks" / attacks.ASSIGNMENT / f"{attacks.ASSIGNMENT}.ipynb"
     attacks.build([attacks.Case("s1", "honest", 3, answers=attacks.answers(attacks.CORRECT_1, attacks.CORRECT_2))],

@@ -175,8 +175,8 @@ def test_a_fixed_reference_regrades_exactly_the_notebooks_it_touches(course):
 
 
 def test_prose_fixed_in_the_solution_regrades_no_one_and_a_new_cell_does(course):
-    """A typo fixed in the text decides no grade; a cell added moves the cells after it, which the short run
-    and the reference name by place, so it does."""
+    """A typo fixed in the text decides no grade; a cell added moves the cells after it, which the reference
+    names by place, so it does."""
     import nbformat
 
     sol = course / "solutions" / A / f"{A}.ipynb"

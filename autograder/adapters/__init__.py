@@ -15,7 +15,7 @@ They sit on top of the grading core; nbgrader's own ``autograde`` runs the ``gra
 (:mod:`autograder.commands.autograde`).
 
 May import: :mod:`autograder.values`, :mod:`autograder.probe`, :mod:`autograder.sandbox`,
-:mod:`autograder.shortrun` and :mod:`autograder.grading`.
+:mod:`autograder.gradepath` and :mod:`autograder.grading`.
 """
 
-MAY_IMPORT: tuple[str, ...] = ('values', 'probe', 'sandbox', 'shortrun', 'grading')
+MAY_IMPORT: tuple[str, ...] = ('values', 'probe', 'sandbox', 'gradepath', 'grading')

@@ -5,4 +5,4 @@
 May import: every zone below it, and another command's module.
 """
 
-MAY_IMPORT: tuple[str, ...] = ('values', 'probe', 'sandbox', 'shortrun', 'grading', 'adapters', 'hub')
+MAY_IMPORT: tuple[str, ...] = ('values', 'probe', 'sandbox', 'gradepath', 'grading', 'adapters', 'hub')

@@ -11,7 +11,7 @@ from autograder.grading.pipeline import grade_notebook
 from autograder.grading.references import run_reference
 from autograder.values import course
 from autograder.values.errors import UserError
-from autograder.values.messages import NOT_STARTED
+from autograder.values.messages import GRADE_PATH, NOT_STARTED
 from autograder.values.records import NotebookResult
 
 SYMBOL = {"passed": "PASS", "failed": "FAIL", "not attempted": "TODO"}
@@ -51,16 +51,16 @@ def _not_a_notebook(path: Path, reason: str, root: Path) -> str:
 
 def check(path: Path, hidden: bool = False, seed: int | None = None, limits: Limits | None = None,
           cache: bool = True, full: bool = False) -> NotebookResult:
-    """Grade the learner's own notebook.  With the hidden tests, the run is short unless ``full``
-    (:mod:`autograder.shortrun`: the reference proves it first, once, cached)."""
+    """Grade the learner's own notebook.  With the hidden tests, as grading does: its grade path
+    (:mod:`autograder.gradepath`), and with ``full`` the notebook top to bottom beside it, a diagnostic;
+    without, every cell, visible tests only."""
     root = course_root(path)
     assignment, name = learner_notebook(path, root)
     data = NotebookData.loaded(assignment, name)
     seed = probe.DEFAULT_SEED if seed is None else seed
     refs = None
     if hidden and data.has_hidden_tests:
-        refs = run_reference(data, seed, limits=limits, cache_dir=(root / ".cache" / "reference") if cache else None,
-                             short=not full)
+        refs = run_reference(data, seed, limits=limits, cache_dir=(root / ".cache" / "reference") if cache else None)
         if not refs.ok:
             raise RuntimeError(refs.failure)
     result, _ = grade_notebook(path, data, student_id="me", seed=seed, refs=refs, limits=limits, full=full)
@@ -113,8 +113,8 @@ def summary(result: NotebookResult, hidden: bool, available: bool = True) -> str
             lines += ["         " + m for m in _failure_lines(e)]
     if result.error:
         lines.append(f"  run stopped early: {result.error}")
-    if result.run.startswith("short"):
-        lines.append(f"  ({result.run}: no graded cell depends on them; --full runs every cell)")
+    if hidden and result.run:
+        lines.append(f"  {GRADE_PATH[0].upper()}{GRADE_PATH[1:]} ({result.run}).")
     counts = {s: sum(e.status == s for e in result.exercises) for s in SYMBOL}
     lines.append("  " + score_line(counts, result.score, result.max_score, hidden))
     if not hidden:

@@ -313,7 +313,7 @@ def run(args) -> int:
             # the gradebook learns the assignments (nbgrader's generate_assignment) while the references run
             registering = threading.Thread(target=register, args=([] if trial else sorted({j.assignment for j, *_ in jobs}),))
             registering.start()
-            refs = backend.references(needed, sandbox_on, short=not getattr(args, "full", False)) if jobs else {}
+            refs = backend.references(needed, sandbox_on) if jobs else {}
             registering.join()
             check_references(refs)
             for job, *_ in jobs:

@@ -87,9 +87,10 @@ def check_all(notebooks: list[Path], hidden: bool, root: Path, seed: int | None 
     return out
 
 
-def table(rows, hidden: bool) -> str:
+def table(rows, hidden: bool, full: bool = False) -> str:
     """The progress table: one line per exercise, failure details indented below it; points only where the
-    hidden tests ran (``hidden``: they were asked for)."""
+    hidden tests ran (``hidden``: they were asked for); with ``full``, how each notebook ran: its grade path,
+    and where top to bottom differs."""
     width = max([len(e.title or e.id) for _, r, _, _ in rows if r for e in r.exercises] + [20])
     ran = any(ran_hidden for *_, ran_hidden in rows)
     lines = [f"Course progress ({'visible and hidden' if ran else 'visible'} tests)", ""]
@@ -111,6 +112,8 @@ def table(rows, hidden: bool) -> str:
                 lines += ["         " + m for m in e.learner_lines()]
         if result.error:
             lines.append(f"  run stopped early: {result.error}")
+        if full and ran_hidden:  # --full's diagnostic beside the grade path
+            lines.append(f"  {result.run}")
         score += result.score
         max_score += result.max_score
         lines.append("")
@@ -162,5 +165,5 @@ def run(args) -> int:
     rows = check_all(notebooks, hidden=args.hidden, root=root, seed=args.seed, log=log, full=getattr(args, "full", False))
     if args.hidden and not any(ran_hidden for *_, ran_hidden in rows):
         print(check.no_hidden_note(notebooks[0]))
-    print(table(rows, args.hidden))
+    print(table(rows, args.hidden, getattr(args, "full", False)))
     return exit_code(rows)

@@ -1,5 +1,5 @@
-"""The grading core: merge a submission with the instructor's cells, execute it in the sandbox (short or
-full), judge the observations, score, and limit the outputs; and how those jobs are scheduled.
+"""The grading core: merge a submission with the instructor's cells, execute its grade path in the sandbox,
+judge the observations, score, and limit the outputs; and how those jobs are scheduled.
 
 :mod:`.pipeline` grades one notebook (:func:`~autograder.grading.pipeline.grade_notebook`):
 :mod:`.submission` reads and merges, :mod:`.execute` runs, :mod:`.scoring` judges and scores, against
@@ -8,7 +8,7 @@ what decides a result, :mod:`.store` keeps results, :mod:`.seeds` the term's see
 :mod:`.slurm` run jobs in local processes or on a cluster.
 
 May import: :mod:`autograder.values`, :mod:`autograder.probe`, :mod:`autograder.sandbox` and
-:mod:`autograder.shortrun`.
+:mod:`autograder.gradepath`.
 """
 
-MAY_IMPORT: tuple[str, ...] = ('values', 'probe', 'sandbox', 'shortrun')
+MAY_IMPORT: tuple[str, ...] = ('values', 'probe', 'sandbox', 'gradepath')

@@ -2,8 +2,7 @@
 
 :class:`KernelSession` is one kernel started the grading way (the client that bounds what it takes
 from a kernel, the course's kernel arguments, the sandbox's kernel manager) and the ways grading
-uses it: run a cell, evaluate an expression without a cell, stand in for a cell the short run
-skips.  :func:`execute` runs one notebook top to bottom in a fresh session and returns it with
+uses it: run a cell, evaluate an expression without a cell, stand in for a cell off the grade path.  :func:`execute` runs one notebook top to bottom in a fresh session and returns it with
 outputs: everything that grades learner code goes through it, and the notebook tests judge their
 answer variants in a session of their own.  The sandbox (:mod:`autograder.sandbox.launch`) wraps
 the kernel process; the caller decides what the verdicts are from the outputs, outside the kernel.
@@ -69,7 +68,6 @@ class ExecResult:
     error: str | None = None  # why the run stopped early (kernel died, timeout, ...)
     seconds: float = 0.0
     fingerprints: dict[int, str] = field(default_factory=dict)  # cell index -> what its probe expression gave
-    abandoned: str | None = None  # why a short run stopped so that the notebook runs in full
     cell_seconds: dict[int, float] = field(default_factory=dict)  # code cell index -> seconds it ran
 
 
@@ -105,7 +103,7 @@ def work_folder(sandbox, prefix: str):
 class KernelSession:
     """One kernel, started as grading starts it, and the three things grading does with it: run a
     code cell (:meth:`run_cell`), evaluate an expression without a cell (:meth:`evaluate`) and stand
-    in for a cell the short run skips (:meth:`skip_cell`).
+    in for a cell off the grade path (:meth:`skip_cell`).
 
     The kernel comes from the client that bounds what it takes from a kernel
     (:func:`~autograder.sandbox.kernel_client.limited_client_class`), with the course's kernel
@@ -232,13 +230,10 @@ class KernelSession:
         except (ValueError, SyntaxError):
             return text
 
-    def skip_cell(self, cell) -> str:
-        """Stand in for a cell the short run skips: its note as output, and what the skipped stretch
-        would have done that must still happen (its ``then``: moving the generators).  "ok", or why
-        the run must be abandoned."""
+    @staticmethod
+    def skip_cell(cell) -> None:
+        """Stand in for a cell off the grade path: its note as its output; nothing runs."""
         cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text=skip_reason(cell))]
-        then = cell.metadata["autograder"].pop("then", None)
-        return self.evaluate(then) if then else "ok"
 
 
 def execute(nb: nbformat.NotebookNode, cwd: os.PathLike, *, env: dict[str, str] | None = None,
@@ -246,7 +241,7 @@ def execute(nb: nbformat.NotebookNode, cwd: os.PathLike, *, env: dict[str, str] 
             fingerprints: dict[int, str] | None = None) -> ExecResult:
     """Run ``nb`` top to bottom in a fresh kernel (a :class:`KernelSession`) with working directory ``cwd``.
 
-    A code cell marked skipped (:func:`skip_reason`) is not run; it gets a note instead.
+    A code cell marked off the grade path (:func:`skip_reason`) is not run; it gets a note instead.
     A test cell leaves the global random-number generators as it found them, so that how far
     it got (a released stub stops at its first assert) never shifts what later cells draw.
     ``fingerprints`` maps a cell index (or ``len(nb.cells)``, the end) to a Python expression evaluated
@@ -274,10 +269,7 @@ def execute(nb: nbformat.NotebookNode, cwd: os.PathLike, *, env: dict[str, str] 
                 if cell.cell_type != "code":
                     continue
                 if skip_reason(cell):
-                    said = session.skip_cell(cell)
-                    if said != "ok":
-                        result.abandoned = f"cell {index}: {said}"[:300]
-                        break
+                    session.skip_cell(cell)
                     continue
                 if fingerprints and index in fingerprints:
                     result.fingerprints[index] = session.evaluate(fingerprints[index])
@@ -317,9 +309,8 @@ def _scheduled(pid: int | None) -> tuple[float, float]:
 
 
 def skip_reason(cell) -> str:
-    """Why the grader does not run this cell ("" when it runs): set by the short run only
-    (:func:`autograder.shortrun.mark`), with, optionally, an expression to evaluate in its place
-    (``then``) that must give ``"ok"``, or the run is abandoned."""
+    """Why the grader does not run this cell ("" when it runs): set only for a cell off the grade path
+    (:func:`autograder.gradepath.mark`)."""
     return str(cell.get("metadata", {}).get("autograder", {}).get("skipped", "") or "")
 
 

@@ -35,7 +35,7 @@ class Job:
     sandbox: bool
     key: str  # what the result is valid for: a digest of run_inputs
     refs: Reference | None = None
-    full: bool = False  # run every cell (no short run)
+    full: bool = False  # --full: also run the notebook top to bottom, beside its grade path (a diagnostic)
 
     @property
     def assignment(self) -> str:
@@ -149,16 +149,16 @@ def run_job(job: Job) -> JobOutput:
     return JobOutput(result, executed)
 
 
-def reference_job(data: NotebookData, seed: int, sandbox: bool, short: bool = True) -> Reference:
+def reference_job(data: NotebookData, seed: int, sandbox: bool) -> Reference:
     """Run one notebook's reference solution (in a worker): its observations, or why there are none."""
     where = data.where
-    recorded = reference_recorded(data, seed, reference_cache(data.root), short)
+    recorded = reference_recorded(data, seed, reference_cache(data.root))
     print(f"reference {'recorded earlier, reused' if recorded else 'run'}: {where} (seed {seed})", flush=True)
     start = time.monotonic()
     try:
         with timing.unit("reference", assignment=data.assignment.name, notebook=data.name):
             ref = run_reference(data, seed, limits=Limits.from_env(), sandbox=make_sandbox(sandbox),
-                                cache_dir=reference_cache(data.root), short=short)
+                                cache_dir=reference_cache(data.root))
     except Exception as exc:  # noqa: BLE001 - grade stops before recording anything
         ref = Reference(failure=f"{type(exc).__name__}: {str(exc)[:600]}")
     if ref.failure:

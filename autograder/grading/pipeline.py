@@ -1,9 +1,9 @@
 """One submitted notebook, from its file to its result and executed notebook.
 
 The grade is the list of steps of :mod:`autograder.grading.steps`, nbgrader preprocessors each with one
-purpose: read the file once, restore the instructor's cells (tampering logged), arm the hidden tests, plan
-the short run, execute in the sandbox (short, then full where the short run does not count), judge the
-observations against the reference's, and limit what leaves (it always serialises and carries no active
+purpose: read the file once, restore the instructor's cells (tampering logged), arm the hidden tests, find
+the grade path, execute it in the sandbox (and, with ``--full``, the notebook top to bottom beside it), judge
+the observations against the reference's, and limit what leaves (it always serialises and carries no active
 content, :mod:`autograder.values.outputs`).  Hidden tests emit observations in the kernel, never verdicts.
 """
 
@@ -25,10 +25,9 @@ def grade_notebook(student_path: Path, data: NotebookData, *, student_id: str, s
                    steps: list | None = None) -> tuple[NotebookResult, nbformat.NotebookNode | None]:
     """Grade one submitted notebook; return its result and the executed notebook.
 
-    ``refs`` None runs the visible tests only.  Unless ``full``, and where the reference proved it
-    safe (:mod:`autograder.shortrun`), the cells no graded cell depends on are skipped; a short run
-    that stopped early, or in which an exercise fails or errors where the learner's code may read what
-    it does not name, is graded again in full, and the full run counts.
+    ``refs`` None runs the visible tests only, every cell.  With the hidden tests, the grade is that of the
+    notebook's grade path (:mod:`autograder.gradepath`); ``full`` also runs it top to bottom, and the
+    result's ``run`` says where that run's verdicts differ (they never change the grade).
     Sandboxed, a run gets a private copy of ``compile_cache``, the compiled kernels the reference
     run left.  ``steps``: the steps to run (default :func:`autograder.grading.steps.default_steps`)."""
     run = GradingRun(data, Path(student_path), student_id, seed, refs, limits or Limits(), sandbox,

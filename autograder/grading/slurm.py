@@ -135,8 +135,8 @@ class SlurmBackend:
     def __exit__(self, *exc) -> None:
         pass
 
-    def references(self, notebooks: list, sandbox: bool, short: bool = True) -> dict:
-        return {d.key: reference_job(d, seed, sandbox, short) for d, seed in notebooks}
+    def references(self, notebooks: list, sandbox: bool) -> dict:
+        return {d.key: reference_job(d, seed, sandbox) for d, seed in notebooks}
 
     def run(self, jobs: list, on_output) -> None:
         if jobs:

@@ -70,11 +70,11 @@ class LocalBackend:
             self.pool.shutdown(wait=True, cancel_futures=True)
             self.pool = None
 
-    def references(self, notebooks: list, sandbox: bool, short: bool = True) -> dict:
+    def references(self, notebooks: list, sandbox: bool) -> dict:
         """Each (notebook data, seed)'s :class:`~autograder.values.records.Reference`, by the data's ``key``."""
         if self.pool is None:
-            return {d.key: reference_job(d, seed, sandbox, short) for d, seed in notebooks}
-        futures = {d.key: (d, self.pool.submit(reference_job, d, seed, sandbox, short))
+            return {d.key: reference_job(d, seed, sandbox) for d, seed in notebooks}
+        futures = {d.key: (d, self.pool.submit(reference_job, d, seed, sandbox))
                    for d, seed in notebooks}
         out = {}
         for k, (d, fut) in futures.items():

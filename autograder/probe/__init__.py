@@ -1,7 +1,7 @@
 """The kernel side: everything of this package that a learner's kernel imports, and nothing else.
 
 This module holds the hidden tests' side; beside it are what a kernel imports first
-(:mod:`.kernelinit`), the fingerprints of a kernel's state for the short run (:mod:`.statedigest`),
+(:mod:`.kernelinit`), the fingerprints of a kernel's state for the grade path's proof (:mod:`.statedigest`),
 CUDA's device rules for CPU runners (:mod:`.devicerules`) and, in local mode only, the reference
 rebuilt in the kernel (:mod:`.local_reference`).  Code here imports nothing of the grader: only
 :mod:`autograder.values` (the wire's spellings, and in local mode the course's conventions and the

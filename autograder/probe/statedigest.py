@@ -1,14 +1,13 @@
 """Fingerprints of a kernel's state, taken inside the kernel between cells.
 
-The short run (:mod:`autograder.shortrun`) may skip cells only where that leaves what the graded
-cells see unchanged.  To check it, the reference solution runs in full and short, and before each
-graded cell both kernels report these fingerprints: the values of the names the cell may read,
-the global random-number generators, torch's global settings and the files in the working folder.
-Equal fingerprints mean equal inputs.
+A notebook's grade is defined on its grade path (:mod:`autograder.gradepath`), and the tests prove
+that on the reference solution every graded cell sees the same values on the path as top to bottom:
+before each graded cell, the kernel reports the fingerprints of the names that cell may read and of
+torch's settings.  Equal fingerprints mean equal inputs.
 
-Only the reference solution (the instructor's code) is fingerprinted: a submission could forge
-what it reports, so no verdict ever rests on a submission's fingerprint.  Evaluated as a silent
-``user_expression``, nothing here binds a name or leaves history in the kernel.
+Only the reference solution (the instructor's code) is fingerprinted, by the tests: no grade rests on
+a fingerprint.  Evaluated as a silent ``user_expression``, nothing here binds a name or leaves history
+in the kernel.
 """
 
 from __future__ import annotations
@@ -23,7 +22,6 @@ import types
 
 from autograder.values.wire import call
 
-_SKIP_DIRS = {".compile-cache", "__pycache__", ".ipynb_checkpoints"}
 _WORK = os.getcwd()  # the kernel's working folder (this module is imported in the kernel, at its start)
 _TMP = re.compile(re.escape(tempfile.gettempdir().rstrip("/")) + r"/[^/\s'\"]+")
 
@@ -131,25 +129,6 @@ def _code(code: types.CodeType) -> str:
     return _h(code.co_code, consts, code.co_names)
 
 
-def rng() -> dict[str, str]:
-    """The global random-number generators' states."""
-    import random
-
-    out = {"random": _h(random.getstate())}
-    if "numpy" in sys.modules:
-        import numpy as np
-
-        st = np.random.get_state()
-        out["numpy"] = _h(st[0], st[1].tobytes(), st[2:])
-    if "torch" in sys.modules:
-        import torch
-
-        out["torch"] = _h(torch.get_rng_state().numpy().tobytes())
-        if torch.cuda.is_available() and torch.cuda.is_initialized():
-            out["cuda"] = _h(tuple(s.numpy().tobytes() for s in torch.cuda.get_rng_state_all()))
-    return out
-
-
 def settings() -> dict[str, str]:
     """torch's process-wide switches that change what code computes."""
     if "torch" not in sys.modules:
@@ -167,24 +146,9 @@ def settings() -> dict[str, str]:
     }
 
 
-def files(root: str = ".") -> dict[str, str]:
-    """The working folder's files (path -> size and content fingerprint)."""
-    out = {}
-    for folder, dirs, names in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if d not in _SKIP_DIRS)
-        for n in sorted(names):
-            p = os.path.join(folder, n)
-            try:
-                with open(p, "rb") as f:
-                    out[os.path.relpath(p, root)] = _h(f.read(1 << 24))
-            except OSError:
-                out[os.path.relpath(p, root)] = "unreadable"
-    return out
-
-
 def report(names) -> str:
-    """What a graded cell about to run may see: the named globals' fingerprints (None where unbound),
-    the generators, torch's settings and the files.  JSON, for the grader to compare."""
+    """What a graded cell about to run may see: the named globals' fingerprints (None where unbound) and
+    torch's settings.  JSON, for :func:`autograder.gradepath.differences` to compare."""
     main = sys.modules["__main__"].__dict__
     seen = {}
     for n in names:
@@ -192,63 +156,9 @@ def report(names) -> str:
             seen[n] = value(main[n]) if n in main else None
         except Exception as exc:  # noqa: BLE001 - an object that cannot be read says so
             seen[n] = f"unreadable: {type(exc).__name__}"
-    return json.dumps({"names": seen, "rng": rng(), "raw": rng_raw(), "settings": settings(), "files": files()})
+    return json.dumps({"names": seen, "settings": settings()})
 
 
 def expression(names) -> str:
     """The ``user_expression`` that calls :func:`report` without binding anything in the kernel."""
     return call("autograder.probe.statedigest.report", sorted(names))
-
-
-def rng_raw() -> dict:
-    """The seeded generators' full states, JSON-able, for :func:`restore`."""
-    import base64
-    import random
-
-    out = {"random": [random.getstate()[0], list(random.getstate()[1]), random.getstate()[2]]}
-    if "numpy" in sys.modules:
-        import numpy as np
-
-        st = np.random.get_state()
-        out["numpy"] = [st[0], st[1].tolist(), int(st[2]), int(st[3]), float(st[4])]
-    if "torch" in sys.modules:
-        import torch
-
-        out["torch"] = base64.b64encode(torch.get_rng_state().numpy().tobytes()).decode()
-        if torch.cuda.is_available() and torch.cuda.is_initialized():
-            out["cuda"] = [base64.b64encode(s.numpy().tobytes()).decode() for s in torch.cuda.get_rng_state_all()]
-    return out
-
-
-def snapshot_json() -> str:
-    """The generators' fingerprints and full states, as JSON."""
-    return json.dumps({"rng": rng(), "raw": rng_raw(), "files": files()})
-
-
-def restore(expect: dict, raw: dict) -> str:
-    """Move the generators named in ``raw`` to those states, if the generators named in ``expect``
-    are where the reference had them (fingerprints); else change nothing and say so."""
-    import base64
-    import random
-
-    now = rng()
-    for g, fp in expect.items():
-        if now.get(g) != fp:
-            return f"diverged: {g}"
-    for g, st in raw.items():
-        if g == "random":
-            random.setstate((st[0], tuple(st[1]), st[2]))
-        elif g == "numpy":
-            import numpy as np
-
-            np.random.set_state((st[0], np.array(st[1], dtype=np.uint32), st[2], st[3], st[4]))
-        elif g == "torch":
-            import torch
-
-            torch.set_rng_state(torch.frombuffer(bytearray(base64.b64decode(st)), dtype=torch.uint8))
-        elif g == "cuda":
-            import torch
-
-            torch.cuda.set_rng_state_all([torch.frombuffer(bytearray(base64.b64decode(s)), dtype=torch.uint8)
-                                          for s in st])
-    return "ok"

@@ -30,6 +30,8 @@ _EXCEPTIONS = {name for name, obj in vars(builtins).items() if isinstance(obj, t
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 _CELL_LINE = re.compile(r"^\s*(?:Cell\s+)?In\s*\[\s*(\d*)\s*\],\s*line\s+(\d+)")
 NOT_STARTED = "the answer cell still holds the stub"
+# what a learner is told of the grade path (autograder.gradepath), wherever grading is explained to them
+GRADE_PATH = "grading runs your answer cells and what they need; your demos and scratch cells are yours"
 STILL_STUB = "the answer cell still raises the stub's NotImplementedError: replace the stub with your answer"
 STUB_ERROR, STUB_MESSAGE = "NotImplementedError", "exercise not attempted yet"  # what the released stub raises
 

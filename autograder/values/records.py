@@ -51,7 +51,7 @@ class NotebookResult:
     seconds_late: float = 0.0  # past the student's due date, extension included (autograder.adapters.late)
     late_penalty: float = 0.0  # points taken by the late policy
     extension_hours: float = 0.0  # the student's extension of the due date
-    run: str = ""  # how the notebook ran: full, short (cells skipped), or full after a short run
+    run: str = ""  # how the notebook ran: its grade path, all of it without hidden tests, and --full's diagnostic
     file: str = ""  # the submitted file's name, where it is not NOTEBOOK.ipynb (a renamed notebook)
     notes: list[str] = field(default_factory=list)  # for the instructor: renames, extra files, time evidence
     earlier_release: list[str] = field(default_factory=list)  # cells as an earlier release handed them out (no edit)
@@ -101,38 +101,11 @@ class CellOutcome:
 
 
 @dataclass
-class ShortPlan:
-    """What the reference proved about skipping cells of one notebook."""
-
-    skip_sources: list[str] = field(default_factory=list)  # the release's cells proven safe to skip
-    code_cells: int = 0
-    failure: str | None = None  # why this notebook is graded in full
-    rng: dict[str, dict] = field(default_factory=dict)  # cell key -> the generators before it in the full run
-    seconds: tuple[float, float] = (0.0, 0.0)  # the reference's cells: all of them, and those skipped
-
-    @property
-    def ok(self) -> bool:
-        return self.failure is None and bool(self.skip_sources)
-
-    def to_dict(self) -> dict:
-        return asdict(self)
-
-    @classmethod
-    def from_dict(cls, d: dict | None) -> "ShortPlan | None":
-        if not isinstance(d, dict):
-            return None
-        return cls(list(d.get("skip_sources") or []), int(d.get("code_cells") or 0), d.get("failure"),
-                   dict(d.get("rng") or {}), tuple(d.get("seconds") or (0.0, 0.0)))
-
-
-
-@dataclass
 class Reference:
     """A notebook's reference observations per exercise, or why the reference could not run."""
 
     observations: dict[str, dict] | None = None
     failure: str | None = None
-    short: ShortPlan | None = None  # what skipping cells was proven to change (autograder.shortrun)
 
     @property
     def ok(self) -> bool:

@@ -10,14 +10,14 @@ What a step needs beyond the notebook, and what it leaves for the next one, trav
 1. :class:`~.read.ReadSubmission`: read the file once, hash it, parse it without trust;
 2. :class:`~.restore.RestoreInstructorCells`: the instructor's cells put back, tampering logged;
 3. :class:`~.arm.ArmHiddenTests`: each hidden test given its own seed;
-4. :class:`~.plan.PlanShortRun`: the short run the reference's proof allows (:mod:`autograder.shortrun`);
-5. :class:`~.execute.ExecuteInSandbox` (short), then :class:`~.judge.JudgeObservations`;
-6. :class:`~.execute.ExecuteInSandbox` (full) where the short run was not accepted, then
-   :class:`~.judge.JudgeObservations` again;
+4. :class:`~.path.PlanGradePath`: the grade path (:mod:`autograder.gradepath`), with hidden tests;
+5. :class:`~.execute.ExecuteInSandbox` (path), then :class:`~.judge.JudgeObservations`: the grade;
+6. with ``--full``, :class:`~.execute.ExecuteInSandbox` (full), the notebook top to bottom, then
+   :class:`~.judge.JudgeObservations` again: a diagnostic that says where its verdicts differ;
 7. :class:`~.limit.LimitOutputs`: what leaves always serialises and carries no active content.
 
-A step that finds nothing to do for this run (no short run planned, a short run accepted) passes the
-notebook on unchanged; a step that ends the run (an unreadable submission) sets ``run.done``.
+A step that finds nothing to do for this run (no ``--full``, no path) passes the notebook on unchanged; a
+step that ends the run (an unreadable submission) sets ``run.done``.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from pathlib import Path
 
 import nbformat
 
+from autograder.gradepath import GradePath
 from autograder.grading.coursedata import NotebookData
 from autograder.grading.execute import ExecResult, Limits
 from autograder.grading.submission import Submission
@@ -45,18 +46,17 @@ class GradingRun:
     limits: Limits
     sandbox: object | None = None
     compile_cache: Path | None = None  # the compiled kernels the reference run left (sandboxed runs)
-    full: bool = False  # run every cell: no short run
+    full: bool = False  # --full: the notebook also runs top to bottom, beside its path (a diagnostic)
     result: NotebookResult | None = None
     submitted: Submission | None = None
-    merged: nbformat.NotebookNode | None = None  # the notebook to run, in full
-    short: nbformat.NotebookNode | None = None  # its short run, where one is planned
-    skipped: int = 0  # code cells the short run skips
-    executed: ExecResult | None = None  # the latest run
-    mode: str = ""  # what the latest run was: "short" or "full"
-    judged: bool = False  # whether the latest run has been judged
-    exercises: list[ExerciseResult] = field(default_factory=list)
-    short_seconds: float = 0.0
-    accepted: bool = False  # a judged run whose result counts
+    merged: nbformat.NotebookNode | None = None  # the whole notebook, armed
+    path: GradePath | None = None  # its grade path (with hidden tests)
+    todo: nbformat.NotebookNode | None = None  # what grading runs: the cells off the path marked
+    executed: ExecResult | None = None  # the grade's run
+    judged: bool = False  # whether the grade's run has been judged
+    exercises: list[ExerciseResult] = field(default_factory=list)  # the grade's verdicts
+    top_to_bottom: ExecResult | None = None  # --full's run
+    compared: bool = False  # whether --full's run has been judged beside the grade's
     done: bool = False  # a step ended the run
 
     def __post_init__(self) -> None:
@@ -74,12 +74,12 @@ def default_steps() -> list:
     from autograder.grading.steps.execute import ExecuteInSandbox
     from autograder.grading.steps.judge import JudgeObservations
     from autograder.grading.steps.limit import LimitOutputs
-    from autograder.grading.steps.plan import PlanShortRun
+    from autograder.grading.steps.path import PlanGradePath
     from autograder.grading.steps.read import ReadSubmission
     from autograder.grading.steps.restore import RestoreInstructorCells
 
-    return [ReadSubmission(), RestoreInstructorCells(), ArmHiddenTests(), PlanShortRun(),
-            ExecuteInSandbox(mode="short"), JudgeObservations(), ExecuteInSandbox(mode="full"),
+    return [ReadSubmission(), RestoreInstructorCells(), ArmHiddenTests(), PlanGradePath(),
+            ExecuteInSandbox(mode="path"), JudgeObservations(), ExecuteInSandbox(mode="full"),
             JudgeObservations(), LimitOutputs()]
 
 

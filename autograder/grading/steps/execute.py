@@ -1,9 +1,9 @@
-"""Step 5 (and 6): run the notebook in a fresh sandboxed kernel, in ``record`` mode
+"""Steps 5 and 7: run the notebook in a fresh sandboxed kernel, in ``record`` mode
 (:func:`autograder.grading.execute.execute`), in a working folder of its own that holds the submission's
 support files and those the release lists.
 
-``mode="short"`` runs the planned short run, if any; ``mode="full"`` runs the whole notebook unless a
-judged short run was accepted (its time adds to the short run's)."""
+``mode="path"`` runs what grading runs (step 4's notebook: its grade path, with hidden tests); ``mode="full"``
+runs the whole notebook top to bottom beside it, for ``--full``'s diagnostic only, where there is a path."""
 
 from __future__ import annotations
 
@@ -17,21 +17,14 @@ from autograder.values import support, timing
 
 
 class ExecuteInSandbox(NbGraderPreprocessor):
-    mode = Enum(["short", "full"], default_value="full", help="Which run: the planned short run, or the full "
-                                                             "notebook where no short run counted.").tag(config=True)
+    mode = Enum(["path", "full"], default_value="path",
+                help="Which run: the grade's own (its path), or the notebook top to bottom for --full's "
+                     "diagnostic.").tag(config=True)
 
     def preprocess(self, nb, resources):
         run = resources["grading"]
-        if self.mode == "short":
-            if run.short is None:
-                return nb, resources
-            todo = run.short
-        else:
-            if run.accepted:
-                return nb, resources
-            todo = run.merged
-            if run.mode == "short":
-                run.short_seconds = run.executed.seconds
+        if self.mode == "full" and not (run.full and run.path is not None):
+            return nb, resources
         data = run.data
         with work_folder(run.sandbox, "grade-") as work:
             with timing.phase("grader: copy support files"):
@@ -42,7 +35,10 @@ class ExecuteInSandbox(NbGraderPreprocessor):
                 seed_compile_cache(work, run.compile_cache)
                 env.update(compile_cache_env(work))
             with timing.phase("execute (kernel run, total)"):
-                run.executed = execute(todo, work, env=env, limits=run.limits, sandbox=run.sandbox)
-        run.executed.seconds += run.short_seconds
-        run.mode, run.judged = self.mode, False
-        return run.executed.nb, resources
+                done = execute(run.todo if self.mode == "path" else run.merged, work, env=env, limits=run.limits,
+                               sandbox=run.sandbox)
+        if self.mode == "path":
+            run.executed = done
+        else:
+            run.top_to_bottom = done
+        return done.nb, resources

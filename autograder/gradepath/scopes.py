@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import ast
 
-from autograder.shortrun.aliasing import targets
+
+def targets(node: ast.AST) -> set[str]:
+    """The names an assignment target binds."""
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
 
 
 def module_level(tree: ast.AST):
