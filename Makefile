@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 WORKERS ?= 2
 STAMP := $(VENV)/.setup-done
 
-.PHONY: setup demo test lab class release fmt fmt-check gpu-tier benchmark clean
+.PHONY: setup demo test test-fast lab class release fmt fmt-check gpu-tier benchmark clean
 
 setup: $(STAMP)
 
@@ -18,9 +18,14 @@ $(STAMP): pyproject.toml scripts/setup.sh
 demo: setup
 	$(PY) -m autograder demo --workers $(WORKERS)
 
-## the whole test suite
+## the whole test suite: tests/unit (no kernel), tests/grading (a real kernel), tests/system (the tool end to
+## end: nbgrader, JupyterHub, Slurm, a browser), tests/gpu (skipped, saying why, without CUDA)
 test: setup
 	$(PY) -m pytest -n 2 --dist loadgroup -q tests
+
+## the unit tier alone, to run on every save: no kernel, under a minute
+test-fast: setup
+	$(PY) -m pytest -n 2 -q tests/unit
 
 ## JupyterLab on the course, with nbgrader's extensions on: the Validate button and the Nbgrader menu
 ## (assignment list, formgrader). nbgrader 0.9 ships them as the lab extension @jupyter/nbgrader and four

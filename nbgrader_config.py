@@ -50,8 +50,8 @@ for _hook, _call in HOOKS.items():
 from nbconvert.preprocessors import CSSHTMLHeaderPreprocessor  # noqa: E402
 from nbgrader.preprocessors import GetGrades  # noqa: E402
 
-from autograder.commands.export import GradesExport  # noqa: E402
-from autograder.commands.feedback import LearnerFeedback  # noqa: E402
+from autograder.adapters.export import GradesExport  # noqa: E402
+from autograder.adapters.feedback import LearnerFeedback  # noqa: E402
 
 # nbgrader clears a student's feedback folder before writing it: a page a person put there is kept aside first, as
 # `autograder feedback` keeps one, and what it writes is recorded as the course's (autograder.adapters.converters)
@@ -73,9 +73,9 @@ c.AssignLatePenalties.plugin_class = LatePolicy
 c.ExportApp.plugin_class = GradesExport
 
 # `nbgrader autograde` and the formgrader's Autograde button grade in the sandbox, through
-# `autograder grade` in their own process (autograder.commands.autograde), instead of running the
+# `autograder grade` in their own process (autograder.adapters.autograde), instead of running the
 # learner's code in a plain kernel; `--GradeInSandbox.trusted_input=True` runs nbgrader's own steps.
-from autograder.commands.autograde import autograde_steps  # noqa: E402
+from autograder.adapters.autograde import autograde_steps  # noqa: E402
 
 c.Autograde.autograde_preprocessors = autograde_steps()
 

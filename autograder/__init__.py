@@ -1,7 +1,7 @@
 """Grading and checking for the PyTorch course notebooks.
 
 The package's folders are its zones; each one's ``__init__`` says what it is for and what it may import
-(``tests/test_architecture.py`` holds every module to that):
+(``tests/unit/test_architecture.py`` holds every module to that):
 
 * :mod:`autograder.values`: what the zones pass each other (records, the wire between grader and kernel,
   the course's cell and folder conventions) and the rules on them; imports no other zone.

@@ -159,7 +159,7 @@ sys.path.insert(0, sys.argv[1])
 from autograder import gradepath
 from autograder.grading.execute import execute, work_folder
 from autograder.grading.references import COMPILE_CACHE, _copy_regular_files, compile_cache_env, seed_compile_cache
-from autograder.grading.submission import arm_hidden_tests
+from autograder.grading.steps.arm import arm_hidden_tests
 from autograder.sandbox.launch import Sandbox, available
 from autograder.values import course, support, variants
 root, names = Path(sys.argv[1]), sys.argv[2].split(",")

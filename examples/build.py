@@ -8,7 +8,7 @@ For every assignment, four learners:
 * ``dave`` — crashes: the first exercise correct, then an answer cell that kills the kernel
   (``os._exit``), so everything after it cannot run.
 
-``examples/expected.json`` records the score each deserves; ``tests/test_demo.py``
+``examples/expected.json`` records the score each deserves; ``tests/system/test_demo.py``
 grades the samples and compares.  Run ``python examples/build.py`` after changing
 a notebook or its answer variants.
 """

@@ -2,7 +2,7 @@
 
 Each entry is a submission (nbgrader's submitted/STUDENT/00_fixture/ layout) and what the
 grader must conclude: its score, and words that must appear in its recorded reason
-or tampering report.  Used by tests/test_security.py and by
+or tampering report.  Used by tests/grading/test_security.py and by
 benchmarks/security_compare.py (stock nbgrader vs this grader).
 """
 

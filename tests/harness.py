@@ -6,13 +6,13 @@ the reference solution in ``record`` mode, as grading runs it (its grade path,
 :mod:`autograder.gradepath`) or top to bottom, keeps each test
 cell's observations as the reference, then for every variant executes the
 variant's answer cell and the exercise's original test cell in the same
-kernel, and judges the outcome with the grader's own :func:`autograder.grading.scoring.verdict`.
+kernel, and judges the outcome with the grader's own :func:`autograder.grading.steps.judge.verdict`.
 After each variant the reference answer cell is re-run so that the next
 variant starts from the reference state.
 
 The kernel is the one grading runs (:class:`autograder.grading.execute.KernelSession`): in the sandbox
 where there is one, started and driven as grading does, each hidden test given its seed in its own
-block (:func:`autograder.grading.submission.arm_hidden_tests`), never through the environment.
+block (:func:`autograder.grading.steps.arm.arm_hidden_tests`), never through the environment.
 """
 
 from __future__ import annotations
@@ -28,8 +28,8 @@ import nbformat
 from autograder import gradepath
 from autograder.grading.execute import KernelSession, Limits, work_folder
 from autograder.grading.references import compile_cache_env
-from autograder.grading.scoring import cell_outcome, verdict
-from autograder.grading.submission import arm_hidden_tests
+from autograder.grading.steps.judge import cell_outcome, verdict
+from autograder.grading.steps.arm import arm_hidden_tests
 from autograder.probe import statedigest
 from autograder.sandbox import launch
 from autograder.values import course, support, variants
@@ -74,7 +74,7 @@ def variant_files(notebook: str) -> dict[str, list[Path]]:
 
     A copied_*.py is judged under the other per-student variants, where the default one it copies is not the
     learner's, and so is a wrong_*.py written for one of them (:func:`answer_variant`); both are
-    tests/test_variant_notebooks.py's."""
+    tests/grading/test_variant_notebooks.py's."""
     base = ANSWERS / notebook
     if not base.is_dir():
         return {}
@@ -206,7 +206,7 @@ class NotebookSession:
             self.restore(ex)
 
     def restore(self, ex: course.Exercise) -> None:
-        # the variant's values first: an answer may have bound a parameter again (tests/test_variant_notebooks.py)
+        # the variant's values first: an answer may have bound a parameter again (tests/grading/test_variant_notebooks.py)
         for cell in self.solution.cells:
             if variants.is_variant_cell(cell):
                 self.run(cell.source)

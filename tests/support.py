@@ -4,6 +4,7 @@ the two-exercise fixture course (``tests/fixtures/course``) and how the tests gr
 from __future__ import annotations
 
 import contextlib
+import filecmp
 import json
 import os
 import shutil
@@ -15,7 +16,7 @@ from pathlib import Path
 import attacks
 
 from autograder.adapters import generate
-from autograder.values import course
+from autograder.values import course, messages
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = ROOT / "tests" / "fixtures" / "course"
@@ -147,3 +148,36 @@ def folder_for_accounts(prefix: str, users):
         for folder, mode in closed.items():
             folder.chmod(mode & 0o7777)
         shutil.rmtree(base, ignore_errors=True)
+
+
+def visible_failure(name: str | None, line: int | None, test_source: str | None, known: dict | None = None) -> str:
+    """The learner-facing message for a test cell that raised ``name`` at its ``line``, from trusted text only
+    (``known``: the student's variant, drawn by the grader)."""
+    failure = messages.visible_assert(name, line, test_source, known)
+    return (failure or messages.Failure("visible tests", "", *messages.raised(name, None, line, ""))).visible_text()
+
+
+def out_of_sync(root: Path | None = None) -> list[str]:
+    """Files under ``notebooks/`` that differ from a fresh release of ``solutions/``."""
+    root = root or course.find_root()
+    problems = []
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        assignments = course.assignments(root)
+        generate.generate([a.name for a in assignments], root, tmp / "release", db_url=course.sqlite_url(tmp / "gb.db"),
+                 handed_out=False)
+        for a in assignments:
+            fresh, committed = tmp / "release" / a.name, a.release_dir
+            if not committed.is_dir():
+                problems.append(f"notebooks/{a.name} is missing")
+                continue
+            cmp = filecmp.dircmp(fresh, committed, ignore=["__pycache__", ".ipynb_checkpoints"])
+            stack = [(cmp, Path(a.name))]
+            while stack:
+                c, rel = stack.pop()
+                problems += [f"notebooks/{rel / f} differs from a fresh release" for f in c.diff_files]
+                problems += [f"notebooks/{rel / f} is missing" for f in c.left_only]
+                problems += [f"notebooks/{rel / f} is not in solutions/" for f in c.right_only]
+                stack += [(sub, rel / name) for name, sub in c.subdirs.items()]
+        shutil.rmtree(tmp / "release", ignore_errors=True)
+    return problems

@@ -11,8 +11,9 @@ written (:mod:`.exchange_collect`), and has its Validate say in one line that an
 yet (:mod:`.validate`); submissions and rosters come from the LMS (its downloads: :mod:`.lms`; its rosters:
 :mod:`.lms_roster`).
 
-They sit on top of the grading core; nbgrader's own ``autograde`` runs the ``grade`` command
-(:mod:`autograder.commands.autograde`).
+They sit on top of the grading core.  A batch of submissions is graded into the gradebook by one library
+call (:mod:`.batch`: where each submission is, :mod:`.submitted`; the one writer, :mod:`.recorder`), which
+the ``grade`` command and nbgrader's own ``autograde`` both make (:mod:`.autograde`).
 
 May import: :mod:`autograder.values`, :mod:`autograder.probe`, :mod:`autograder.sandbox`,
 :mod:`autograder.gradepath` and :mod:`autograder.grading`.

@@ -2,7 +2,7 @@
 
 Workers never touch ``gradebook.db``: the ``grade`` command hands every finished job to this
 module, in one process, so the sqlite gradebook never sees two writers; nbgrader's own
-``autograde`` runs that command (:mod:`autograder.commands.autograde`) in place of its
+``autograde`` runs that command (:mod:`autograder.adapters.autograde`) in place of its
 ``SaveAutoGrades`` and ``AssignLatePenalties``, whose semantics :func:`write_result` keeps: a
 test cell's score is the judge's, a graded cell with no automatic score needs a manual grade,
 an answer left as released gets nbgrader's "No response." comment, and the late penalty
@@ -24,7 +24,7 @@ import nbformat
 from autograder.adapters import generate, late, times
 from autograder.values import course, wire
 from autograder.values.files import write_atomic
-from autograder.values.records import NotebookResult
+from autograder.values.records import NotebookResult, Status
 
 HIDDEN_FAILURE = "HiddenTestFailure"
 
@@ -41,11 +41,11 @@ def autograded_notebook(executed: nbformat.NotebookNode, result: NotebookResult)
         if ex and course.is_tests(cell) and ex in by_ex:
             r = by_ex[ex]
             has_error = any(o.get("output_type") == "error" for o in cell.outputs)
-            if r.status != "passed" and not has_error:
+            if r.status != Status.PASSED and not has_error:
                 cell.outputs.append(nbformat.v4.new_output(
                     "error", ename=HIDDEN_FAILURE, evalue=r.message or r.status,
                     traceback=[f"{HIDDEN_FAILURE}: {line}" for line in (r.message or r.status).splitlines()]))
-            if r.status == "passed":
+            if r.status == Status.PASSED:
                 # the grade is the judge's: an error or stderr left in a passed cell would read as a failure
                 cell.outputs = [o for o in cell.outputs if o.get("output_type") != "error"]
             for o in cell.outputs:
@@ -177,7 +177,7 @@ def write_result(root: Path, db_url: str, job, result: NotebookResult, terms: la
                     grade.needs_manual_grade = True
             if course.is_solution(cell):
                 comment = gb.find_comment(gid, job.notebook, job.assignment, job.student)
-                comment.auto_comment = "No response." if (ex in by_ex and by_ex[ex].status == "not attempted") else None
+                comment.auto_comment = "No response." if (ex in by_ex and by_ex[ex].status == Status.NOT_ATTEMPTED) else None
         notebook = gb.find_submission_notebook(job.notebook, job.assignment, job.student)
         notebook.late_submission_penalty = result.late_penalty or None
         gb.db.commit()

@@ -21,6 +21,9 @@ The settings are judged in one place, :func:`problem` (a value that does not rea
 no due date or no extension): :func:`policy` refuses them, before anything is graded, in one line
 naming the setting, the value and the forms it takes, and :func:`check` adds one warning per name
 of an assignment or a student that names nothing of the course.
+
+One module of about 370 lines: the policy's reading, its judging of every setting and its application are
+one rule, and a second module would split the place where a setting is judged from where it is used.
 """
 
 from __future__ import annotations

@@ -37,7 +37,8 @@ from nbgrader.plugins import ExtractorPlugin, FileNameCollectorPlugin
 from traitlets import Unicode
 
 from autograder.adapters import lms_roster
-from autograder.grading.submission import notebook_ids, read_submission, renamed_notebook
+from autograder.grading.submission import notebook_ids, renamed_notebook
+from autograder.grading.steps.read import read_submission
 from autograder.values import course
 
 #: extraction bounds: a download larger, fuller or more compressed than these is not collected at all

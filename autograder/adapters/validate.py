@@ -8,7 +8,7 @@ pack's): :data:`HOOKS`.  They replace such a traceback with one line naming the 
 yet, in the grader's own words (:data:`autograder.values.messages.NOT_STARTED`).  Validate still lists the
 cell, with its source, as not passed (that listing is nbgrader's own, and an exercise not attempted earns
 nothing).  They act only while nbgrader validates (``NBGRADER_VALIDATING``): grading is the grader's
-(:mod:`autograder.commands.autograde`).
+(:mod:`autograder.adapters.autograde`).
 """
 
 from __future__ import annotations

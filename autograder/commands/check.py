@@ -12,9 +12,9 @@ from autograder.grading.references import run_reference
 from autograder.values import course
 from autograder.values.errors import UserError
 from autograder.values.messages import GRADE_PATH, NOT_STARTED
-from autograder.values.records import NotebookResult
+from autograder.values.records import NotebookResult, Status
 
-SYMBOL = {"passed": "PASS", "failed": "FAIL", "not attempted": "TODO"}
+SYMBOL = {Status.PASSED: "PASS", Status.FAILED: "FAIL", Status.NOT_ATTEMPTED: "TODO"}
 
 
 def course_root(path: Path) -> Path:
@@ -79,7 +79,7 @@ NO_HIDDEN = ("This student pack holds no hidden tests: your instructor runs them
 HIDDEN_NOT_RUN = "Hidden tests not run: your instructor runs them when grading"
 # where the hidden tests are here to run (the course repository), a learner may run them without seeing them
 HIDDEN_HERE = " (in the course repository, add --hidden to run them without seeing them)"
-VISIBLE = {"passed": "visible tests passed", "failed": "visible tests failed", "not attempted": "not attempted"}
+VISIBLE = {Status.PASSED: "visible tests passed", Status.FAILED: "visible tests failed", Status.NOT_ATTEMPTED: Status.NOT_ATTEMPTED}
 
 
 def no_hidden_note(path: Path) -> str:
@@ -109,7 +109,7 @@ def summary(result: NotebookResult, hidden: bool, available: bool = True) -> str
     for e in result.exercises:
         title = e.title or e.id
         lines.append(f"  [{SYMBOL[e.status]}] {title}  ({outcome(e, hidden)})")
-        if e.status != "passed" and e.message and e.message != NOT_STARTED:
+        if e.status != Status.PASSED and e.message and e.message != NOT_STARTED:
             lines += ["         " + m for m in _failure_lines(e)]
     if result.error:
         lines.append(f"  run stopped early: {result.error}")
@@ -151,9 +151,9 @@ def _failure_lines(e) -> list[str]:
 
 def exit_code(result: NotebookResult) -> int:
     """0: all passed; 1: something failed (or the run broke); 3: nothing failed but some not attempted."""
-    if result.error or any(e.status == "failed" for e in result.exercises):
+    if result.error or any(e.status == Status.FAILED for e in result.exercises):
         return 1
-    if any(e.status == "not attempted" for e in result.exercises):
+    if any(e.status == Status.NOT_ATTEMPTED for e in result.exercises):
         return 3
     return 0
 

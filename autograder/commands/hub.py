@@ -12,6 +12,10 @@ the course's instructors, and the sandboxed grader behind it (:mod:`autograder.h
   notebooks and feedback, the grader's records, the exchange and the hub's database).
 
 It runs as root: it makes accounts, and each person's server runs as that person.
+
+One module of about 410 lines: the four verbs of one command, which share the class's description, its
+folders and their checks; what the hub needs to run is in :mod:`autograder.hub` (its processes:
+:mod:`autograder.hub.processes`).
 """
 
 from __future__ import annotations

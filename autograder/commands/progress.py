@@ -20,12 +20,13 @@ from pathlib import Path
 
 from autograder.commands import check
 from autograder.grading.coursedata import NotebookData
-from autograder.grading.submission import attempted, read_submission
+from autograder.grading.submission import attempted
+from autograder.grading.steps.read import read_submission
 from autograder.values import course
 from autograder.values.errors import UserError
 from autograder.values.files import is_kept_copy
 from autograder.values.messages import NOT_STARTED
-from autograder.values.records import ExerciseResult, NotebookResult
+from autograder.values.records import ExerciseResult, NotebookResult, Status
 
 SYMBOL = check.SYMBOL
 
@@ -59,7 +60,7 @@ def untouched_result(path: Path, root: Path) -> NotebookResult | None:
     if any(attempted(student, data.release, ex) for ex in exercises):
         return None
     result = NotebookResult("me", assignment.name, name)
-    result.exercises = [ExerciseResult(ex.id, ex.title, ex.points, 0.0, "not attempted", NOT_STARTED)
+    result.exercises = [ExerciseResult(ex.id, ex.title, ex.points, 0.0, Status.NOT_ATTEMPTED, NOT_STARTED)
                         for ex in exercises]
     return result
 
@@ -99,7 +100,7 @@ def table(rows, hidden: bool, full: bool = False) -> str:
     for path, result, problem, ran_hidden in rows:
         if result is None:
             lines += [f"{path}", f"  [FAIL] {problem}", ""]
-            totals["failed"] += 1
+            totals[Status.FAILED] += 1
             continue
         renamed = f"  [{path.name}]" if path.stem != result.notebook else ""
         points = f"  ({result.score:g}/{result.max_score:g})" if ran_hidden else ""
@@ -108,7 +109,7 @@ def table(rows, hidden: bool, full: bool = False) -> str:
             totals[e.status] += 1
             lines.append(f"  [{SYMBOL[e.status]}] {(e.title or e.id):<{width}}  "
                          + (f"{e.score:>3g}/{e.points:g}" if ran_hidden else check.outcome(e, False)))
-            if e.status != "passed" and e.message and e.message != NOT_STARTED:
+            if e.status != Status.PASSED and e.message and e.message != NOT_STARTED:
                 lines += ["         " + m for m in e.learner_lines()]
         if result.error:
             lines.append(f"  run stopped early: {result.error}")

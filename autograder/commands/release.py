@@ -10,8 +10,6 @@ before putting the fresh one in its place, by the rule nbgrader's own ``generate
 
 from __future__ import annotations
 
-import filecmp
-import shutil
 import tempfile
 import time
 from pathlib import Path
@@ -50,32 +48,6 @@ def release(names: list[str] | None = None, root: Path | None = None, report=Non
                 say(line)
             write_record(dest_root, {name: fingerprints(fresh_root / name)})
     return names
-
-
-def out_of_sync(root: Path | None = None) -> list[str]:
-    """Files under ``notebooks/`` that differ from a fresh release of ``solutions/``."""
-    root = root or course.find_root()
-    problems = []
-    with tempfile.TemporaryDirectory() as tmp:
-        tmp = Path(tmp)
-        assignments = course.assignments(root)
-        generate([a.name for a in assignments], root, tmp / "release", db_url=course.sqlite_url(tmp / "gb.db"),
-                 handed_out=False)
-        for a in assignments:
-            fresh, committed = tmp / "release" / a.name, a.release_dir
-            if not committed.is_dir():
-                problems.append(f"notebooks/{a.name} is missing")
-                continue
-            cmp = filecmp.dircmp(fresh, committed, ignore=["__pycache__", ".ipynb_checkpoints"])
-            stack = [(cmp, Path(a.name))]
-            while stack:
-                c, rel = stack.pop()
-                problems += [f"notebooks/{rel / f} differs from a fresh release" for f in c.diff_files]
-                problems += [f"notebooks/{rel / f} is missing" for f in c.left_only]
-                problems += [f"notebooks/{rel / f} is not in solutions/" for f in c.right_only]
-                stack += [(sub, rel / name) for name, sub in c.subdirs.items()]
-        shutil.rmtree(tmp / "release", ignore_errors=True)
-    return problems
 
 
 def run(args) -> int:

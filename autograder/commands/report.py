@@ -25,7 +25,7 @@ from autograder.values import course
 from autograder.values.errors import UserError
 from autograder.values.files import kept_line, write_for_people
 from autograder.values.messages import NOT_STARTED, Failure
-from autograder.values.records import ExerciseResult, NotebookResult
+from autograder.values.records import ExerciseResult, NotebookResult, Status
 
 
 def class_results(root: Path, assignment: str) -> list[NotebookResult]:
@@ -41,9 +41,9 @@ def class_results(root: Path, assignment: str) -> list[NotebookResult]:
 def gaps_of(e: ExerciseResult) -> list[Failure]:
     """Why one exercise did not pass, as the grader recorded each failure (:class:`~autograder.values.messages.
     Failure`): the real cause first (an answer cell that raised, before what the tests then raised)."""
-    if e.status == "passed":
+    if e.status == Status.PASSED:
         return []
-    if e.status == "not attempted":
+    if e.status == Status.NOT_ATTEMPTED:
         return [Failure.from_dict(c) for c in e.failed_checks] or [Failure("not attempted", "", NOT_STARTED)]
     found = [Failure.from_dict(c) for c in e.failed_checks]
     if not found:  # a result with no failure recorded (a run that stopped): its message says why
@@ -61,8 +61,8 @@ def summary(results: list[NotebookResult]) -> dict:
     order: dict[str, int] = {}
     for r in sorted(results, key=lambda r: (r.student, r.notebook)):
         s = students.setdefault(r.student, {"score": 0.0, "late_penalty": 0.0, "final_score": 0.0, "max_score": 0.0,
-                                            "days_late": 0.0, "extension_hours": 0.0, "failed": [],
-                                            "not attempted": [], "notebooks": [], "notes": []})
+                                            "days_late": 0.0, "extension_hours": 0.0, Status.FAILED: [],
+                                            Status.NOT_ATTEMPTED: [], "notebooks": [], "notes": []})
         s["score"] += r.score
         s["late_penalty"] += r.late_penalty
         s["final_score"] += r.final_score
@@ -74,18 +74,18 @@ def summary(results: list[NotebookResult]) -> dict:
         maxima[r.notebook] = max(maxima.get(r.notebook, 0.0), r.max_score)
         for e in r.exercises:
             order.setdefault(e.id, len(order))
-            x = exercises.setdefault(e.id, {"title": e.title or e.id, "passed": set(), "failed": set(),
-                                            "not attempted": set()})
+            x = exercises.setdefault(e.id, {"title": e.title or e.id, Status.PASSED: set(), Status.FAILED: set(),
+                                            Status.NOT_ATTEMPTED: set()})
             x.setdefault(e.status, set()).add(r.student)
-            if e.status in ("failed", "not attempted"):
+            if e.status in (Status.FAILED, Status.NOT_ATTEMPTED):
                 s[e.status].append(e.title or e.id)
             for f in gaps_of(e):
                 gaps.setdefault((e.id, f.check, f.concept, f.cause), {})[r.student] = f.where
     n = len(students)
     for x in exercises.values():
-        for k in ("passed", "failed", "not attempted"):
+        for k in (Status.PASSED, Status.FAILED, Status.NOT_ATTEMPTED):
             x[k] = len(x[k])
-        x["pass_rate"] = x["passed"] / n if n else 0.0
+        x["pass_rate"] = x[Status.PASSED] / n if n else 0.0
     found = [{"exercise": exercises[ex]["title"], "exercise_id": ex, "check": check, "concept": concept,
               "cause": cause, "students": len(who), "who": sorted(who), "where": who}
              for (ex, check, concept, cause), who in gaps.items()]
@@ -108,7 +108,7 @@ def next_steps(gaps: list[dict], exercises: dict, order: dict) -> list[dict]:
         if g["check"] != "not attempted" and g["cause"]:
             x["raised"].update(g["who"])  # an error, not a concept: counted, named in the gaps above
     steps = [{"exercise": x["exercise"], "students": len(x["who"]), "concepts": x["concepts"],
-              "not attempted": exercises[ex]["not attempted"], "raised": len(x["raised"]), "id": ex}
+              Status.NOT_ATTEMPTED: exercises[ex][Status.NOT_ATTEMPTED], "raised": len(x["raised"]), "id": ex}
              for ex, x in by_ex.items()]
     steps.sort(key=lambda s: (-s["students"], order[s["id"]]))
     return steps
@@ -159,7 +159,7 @@ def _histogram(counts: list[int]) -> str:
 
 def _aside(step: dict) -> str:
     """How many of an exercise's students did not attempt it, and how many had their answer raise an error."""
-    parts = ([f"{step['not attempted']} did not attempt it"] if step["not attempted"] else []) + \
+    parts = ([f"{step[Status.NOT_ATTEMPTED]} did not attempt it"] if step[Status.NOT_ATTEMPTED] else []) + \
         ([f"{step['raised']} whose answer raised an error"] if step.get("raised") else [])
     return f" ({', '.join(parts)})" if parts else ""
 

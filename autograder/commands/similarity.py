@@ -14,12 +14,15 @@ shared passage, and each shared run of tokens is found wherever it stands, so re
 either.  Each exercise is compared across the class, and so is each notebook's whole answer text;
 pairs are ranked by score.
 
-Submissions are read without trust (:func:`autograder.grading.submission.read_submission`): a notebook
+Submissions are read without trust (:func:`autograder.grading.steps.read.read_submission`): a notebook
 that does not read is skipped and named, an answer is cut at :data:`MAX_ANSWER_CHARS`, and every piece
 of student text reaches the page escaped.  The command reads the course and the submissions and writes
 one self-contained HTML page; it changes no grade and no other file.  A file there that it did not write
 last (a page the instructor annotated, a file of their own) is kept beside it first, by the one rule for
 files written for people (:func:`autograder.values.files.write_for_people`).
+
+One module of about 430 lines: the command's reading of the answers, its comparison and its page are
+used by nothing else; split, each part would have one caller.
 """
 
 from __future__ import annotations
@@ -30,10 +33,10 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from autograder.commands.grade import discover
+from autograder.adapters.submitted import discover
 from autograder.grading.coursedata import NotebookData
 from autograder.grading.seeds import drawn_variant_secret
-from autograder.grading.submission import read_submission
+from autograder.grading.steps.read import read_submission
 from autograder.values import course, outputs, variants
 from autograder.values.errors import UserError
 from autograder.values.files import kept_line, write_for_people

@@ -26,7 +26,7 @@ that reaches the namespace another way (``dir()``, ``globals()``, ``vars()``, ``
 wrote) sees the namespace as the path left it, and what it finds there is the grade's, whether the
 answer passes or fails because of it.  No spelling is looked for.
 
-Proven on the reference, not assumed (``tests/test_notebooks.py``): before every graded cell of every
+Proven on the reference, not assumed (``tests/grading/test_notebooks.py``): before every graded cell of every
 course notebook, every name it reads (its functions' globals included) holds the same value on the
 path as top to bottom, and torch's settings are the same (:func:`differences`, on fingerprints the
 kernel reports, :mod:`autograder.probe.statedigest`); every answer variant of ``tests/answers``, right

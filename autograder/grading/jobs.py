@@ -23,7 +23,7 @@ from autograder.grading.pipeline import grade_notebook
 from autograder.grading.references import compile_cache_store, reference_recorded, run_reference
 from autograder.values import outputs, timing
 from autograder.values.digest import sha
-from autograder.values.records import ExerciseResult, NotebookResult, Reference
+from autograder.values.records import ExerciseResult, NotebookResult, Reference, Status
 
 
 @dataclass
@@ -73,12 +73,13 @@ _GRADER_VERSION: str | None = None
 
 
 # Commands that only read results or submissions, fill submitted/ or serve learners: no grade depends on their
-# code, and nothing that grades imports them (tests/test_term.py checks that), so changing one regrades nothing.
+# code, and nothing that grades imports them (tests/system/test_term.py checks that), so changing one regrades nothing.
 NOT_GRADING = frozenset({"commands/check.py", "commands/collect.py", "commands/demo.py", "commands/export.py", "commands/feedback.py",
                          "commands/handout.py", "commands/progress.py", "commands/release.py", "commands/report.py",
                          "commands/similarity.py", "adapters/hiddentests.py", "adapters/lms_roster.py", "adapters/exchange.py",
                          "adapters/release_folder.py", "adapters/converters.py", "adapters/lms.py",
-                         "adapters/exchange_folders.py", "adapters/exchange_collect.py", "values/fdcopy.py",
+                         "adapters/exchange_folders.py", "adapters/exchange_collect.py", "values/fdcopy.py", "adapters/export.py",
+                         "adapters/feedback.py",
                          "commands/hub.py",
                          "hub/__init__.py", "hub/config.py", "hub/layout.py", "hub/class_roster.py", "hub/spawner.py",
                          "hub/groups.py", "hub/processes.py"})
@@ -116,7 +117,7 @@ INPUT_WORDS = {"submission": "new submission", "file": "new submission", "tests"
 def failed_result(job: Job, why: str) -> NotebookResult:
     """A recorded zero for a notebook whose grading could not finish, with the reason."""
     return NotebookResult(job.student, job.assignment, job.notebook, error=why, seed=job.seed,
-                          exercises=[ExerciseResult(e.id, e.title, e.points, 0.0, "failed", why)
+                          exercises=[ExerciseResult(e.id, e.title, e.points, 0.0, Status.FAILED, why)
                                      for e in job.data.exercises])
 
 

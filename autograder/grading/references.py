@@ -17,8 +17,8 @@ from pathlib import Path
 from autograder import gradepath
 from autograder.grading.coursedata import NotebookData
 from autograder.grading.execute import Limits, execute, work_folder
-from autograder.grading.scoring import outcomes
-from autograder.grading.submission import arm_hidden_tests
+from autograder.grading.steps.judge import outcomes
+from autograder.grading.steps.arm import arm_hidden_tests
 from autograder.values import support
 from autograder.values.digest import sha
 from autograder.values.files import write_atomic

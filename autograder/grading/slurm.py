@@ -19,6 +19,7 @@ import os
 import signal
 import subprocess
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from autograder.grading.jobs import JobOutput, failed_output, reference_job, run_job
@@ -122,10 +123,23 @@ def cancel(job_ids: list[str]) -> None:
         pass
 
 
+@dataclass
+class SlurmOptions:
+    """What an instructor may set of the array ``grade --backend slurm`` submits."""
+
+    partition: str | None = None
+    gpus_per_job: int = 0
+    time_limit: int = 30  # minutes per task
+    array_parallelism: int = 16
+    chunk: int = 1  # notebooks per task
+    cpus_per_job: int = 2
+    mem_gb: int | None = None
+
+
 class SlurmBackend:
     """Jobs as Slurm array tasks; references run here first, in this process."""
 
-    def __init__(self, args, folder: Path) -> None:
+    def __init__(self, args: SlurmOptions, folder: Path) -> None:
         self.args, self.folder = args, folder
         self.workers = int(args.array_parallelism)
 
@@ -143,7 +157,7 @@ class SlurmBackend:
             grade(jobs, self.args, self.folder, on_output)
 
 
-def grade(jobs: list, args, folder: Path, on_output) -> None:
+def grade(jobs: list, args: SlurmOptions, folder: Path, on_output) -> None:
     """Submit ``jobs`` as an array, then hand each output to ``on_output(job, output)`` as it arrives."""
     import submitit
 

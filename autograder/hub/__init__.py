@@ -7,7 +7,7 @@ and the description of the class that ``autograder hub start`` hands the hub; :m
 each person's server with the limits a shared machine needs, in control groups (:mod:`.groups`) from which
 :mod:`.processes` ends what a hub or a server killed mid-run left; :mod:`.config` is the hub's configuration,
 made from that description.  Nothing here grades: the formgrader's *Autograde* runs the grader
-(:mod:`autograder.commands.autograde`) in the course directory.
+(:mod:`autograder.adapters.autograde`) in the course directory.
 
 May import: :mod:`autograder.values`.
 """

@@ -10,7 +10,7 @@ What it sets, following nbgrader's documentation for JupyterHub:
   service in the course directory; a role gives ``access:services!service=formgrader`` to the
   instructors' group alone, so a student who opens its address is refused by the hub.  The service runs
   as root because grading runs every kernel in the sandbox (:mod:`autograder.sandbox`), which gives each
-  kernel a fresh user id: its *Autograde* button grades there (:mod:`autograder.commands.autograde`).
+  kernel a fresh user id: its *Autograde* button grades there (:mod:`autograder.adapters.autograde`).
 * **Learners' servers.** JupyterLab with nbgrader's Assignment List, Course List and Validate, and not
   the formgrader or the assignment creator; the class's Jupyter configuration comes first on
   ``JUPYTER_CONFIG_PATH`` (the exchange, the course id).

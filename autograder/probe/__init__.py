@@ -1,12 +1,16 @@
 """The kernel side: everything of this package that a learner's kernel imports, and nothing else.
 
-This module holds the hidden tests' side; beside it are what a kernel imports first
+This module holds the hidden tests' side; beside it are how they record a value (:mod:`.encoding`), what a
+kernel imports first
 (:mod:`.kernelinit`), the fingerprints of a kernel's state for the grade path's proof (:mod:`.statedigest`),
 CUDA's device rules for CPU runners (:mod:`.devicerules`) and, in local mode only, the reference
 rebuilt in the kernel (:mod:`.local_reference`).  Code here imports nothing of the grader: only
 :mod:`autograder.values` (the wire's spellings, and in local mode the course's conventions and the
 judge), so what a learner's code can reach in its own process is this zone and that one
-(``tests/test_architecture.py`` checks both, in a real kernel too).
+(``tests/unit/test_architecture.py`` checks both, in a real kernel too).
+
+One module of about 430 lines: the hidden tests' whole API (:func:`hidden_test`, :class:`Observations`, the
+seeds and the generators they hold), which every test cell imports by this one name.
 
 May import: :mod:`autograder.values`.
 
@@ -46,13 +50,13 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import inspect
-import math
 import os
 import random
 import traceback
 import types
 from typing import Any, Callable
 
+from autograder.probe.encoding import encode
 from autograder.values.wire import MIME, call
 
 MAY_IMPORT: tuple[str, ...] = ("values",)
@@ -73,69 +77,6 @@ def mode() -> str:
 def derive_seed(seed: int, *parts: str) -> int:
     h = hashlib.sha256(("%d/" % seed + "/".join(parts)).encode()).digest()
     return int.from_bytes(h[:4], "little") & 0x7FFFFFFF
-
-
-# ---------------------------------------------------------------- encoding
-
-
-def _num(x: float) -> Any:
-    return x if math.isfinite(x) else repr(float(x))
-
-
-def encode(value: Any, _depth: int = 0) -> dict:
-    """Turn a learner's value into plain JSON-able data (no pickles, ever)."""
-    if _depth > 20:
-        return {"t": "unsupported", "type": "nesting too deep"}
-    try:
-        import torch
-    except ImportError:  # pragma: no cover - torch is always installed in this course
-        torch = None
-    if value is None:
-        return {"t": "none"}
-    if type(value) is bool:
-        return {"t": "bool", "v": value}
-    if type(value) is int:
-        return {"t": "int", "v": value}
-    if type(value) is float:
-        return {"t": "float", "v": _num(value)}
-    if type(value) is str:
-        return {"t": "str", "v": value}
-    if torch is not None:
-        if isinstance(value, torch.Tensor):
-            from autograder.probe import trusted
-
-            dtype, shape, numbers = trusted.tensor_data(value)  # as torch's own C code reads them
-            if "complex" in dtype:
-                return {"t": "unsupported", "type": "complex tensor"}
-            if "float" in dtype:
-                data = [_num(float(x)) for x in numbers]
-            else:
-                data = [int(x) for x in numbers]
-            return {"t": "tensor", "dtype": dtype, "shape": shape, "data": data}
-        if isinstance(value, torch.dtype):
-            return {"t": "str", "v": str(value)}
-        if isinstance(value, torch.device):
-            return {"t": "str", "v": str(value)}
-        if isinstance(value, torch.Size):
-            return {"t": "list", "v": [encode(int(v)) for v in value]}
-    try:
-        import numpy as np
-    except ImportError:  # pragma: no cover
-        np = None
-    if np is not None:
-        if isinstance(value, np.ndarray) and torch is not None:
-            return encode(torch.from_numpy(np.ascontiguousarray(value)), _depth + 1)
-        if isinstance(value, np.bool_):
-            return {"t": "bool", "v": bool(value)}
-        if isinstance(value, np.integer):
-            return {"t": "int", "v": int(value)}
-        if isinstance(value, np.floating):
-            return {"t": "float", "v": _num(float(value))}
-    if type(value) in (list, tuple):
-        return {"t": "list", "v": [encode(v, _depth + 1) for v in value]}
-    if type(value) is dict:
-        return {"t": "dict", "v": {str(k): encode(v, _depth + 1) for k, v in value.items()}}
-    return {"t": "unsupported", "type": type(value).__name__}
 
 
 # ---------------------------------------------------------------- observations
@@ -479,13 +420,13 @@ def standing_in(space: dict, name: str, replacement: Callable):
 
 def _local_verdict(exercise: str, fn: Callable) -> None:
     from autograder.probe.local_reference import reference_namespace
-    from autograder.values import judge
+    from autograder.values import comparison
 
     seed = _exercise_seed(exercise, None)
     student = observe(exercise, fn, exercise_seed=seed)
     with reference_namespace(exercise, fn.__globals__) as ref_globals:
         ref_fn = types.FunctionType(fn.__code__, ref_globals, fn.__name__, fn.__defaults__, fn.__closure__)
         reference = observe(exercise, ref_fn, exercise_seed=seed)
-    verdict = judge.judge(reference, student)
+    verdict = comparison.judge(reference, student)
     if not verdict.passed:
         raise AssertionError(verdict.message())

@@ -4,7 +4,7 @@ A hidden test runs in the learner's kernel, after the learner's code, and that c
 function a test could call: a ``torch.equal`` that always agrees, a ``torch.is_grad_enabled`` that says no, a
 ``torch.load`` that takes any file, a ``Tensor.tolist`` that returns old numbers, a torch-function or
 dispatch mode left running that rewrites an operator.  No verdict may rest on any of them.  So a comparison
-that decides a verdict is made in the grader, on recorded values (:mod:`autograder.values.judge`), and what
+that decides a verdict is made in the grader, on recorded values (:mod:`autograder.values.comparison`), and what
 the kernel must still read itself (a tensor's numbers, to record them; whether gradients are on; a module's
 mode; what ``torch.load(path, weights_only=True)`` makes of a file) is read here:
 
@@ -92,11 +92,6 @@ def dtype(t) -> str:
     """A tensor's dtype, by name ("torch.float16")."""
     with plain():
         return str(_DTYPE(t))
-
-
-def grad_enabled() -> bool:
-    """Whether gradients are being recorded now (``torch.is_grad_enabled()`` as torch has it)."""
-    return bool(_GRAD_ENABLED())
 
 
 def training(module) -> bool:

@@ -27,6 +27,9 @@ CUDA is never initialised in the zygote (forking after it would break the childr
 
 The protocol is one JSON request per line on stdin and one JSON reply per line on stdout.
 Only the grader holds those pipes: each child closes them before it runs anything else.
+
+One module of about 390 lines: it is run as a script, as root, inside its own sandbox, and imports nothing of
+this package but itself (``tests/unit/test_docs.py`` reads it, never imports it), so it cannot be split.
 """
 
 from __future__ import annotations

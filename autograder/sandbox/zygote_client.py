@@ -157,12 +157,6 @@ def shutdown_zygote() -> None:
 
 
 
-def zygote_gave_up() -> bool:
-    """Whether this process's zygote would not start (it then starts each kernel in a sandbox of its own)."""
-    return _ZYGOTE_FAILED == os.getpid()
-
-
-
 class ZygoteProcess:
     """The part of ``subprocess.Popen`` that jupyter_client uses, for a kernel forked by the zygote."""
 

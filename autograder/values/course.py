@@ -1,12 +1,15 @@
 """The course directory: where notebooks live and what their cells mean.
 
-Cell conventions (checked by ``tests/test_metadata.py``):
+Cell conventions (checked by ``tests/unit/test_metadata.py``):
 
 * an exercise has an id ``exN_M`` (N = notebook number, M = exercise number);
 * its answer cell is an nbgrader solution cell with ``grade_id`` ``exN_M_solution``;
 * its test cell is an nbgrader autograded-tests cell with ``grade_id`` ``exN_M_tests``,
   holding visible asserts and a ``### BEGIN HIDDEN TESTS`` block (:class:`Markers`) that calls
   :func:`autograder.probe.hidden_test` with the exercise id.
+
+One module of about 420 lines: every convention of the course's cells and folders in one place, so that
+no other module spells a grade id, a marker or a folder name.
 """
 
 from __future__ import annotations

@@ -159,13 +159,6 @@ def assert_template(source: str, line: int | None, known: dict | None = None) ->
     return None
 
 
-def visible_failure(name: str | None, line: int | None, test_source: str | None, known: dict | None = None) -> str:
-    """The learner-facing message for a test cell that raised ``name`` at its ``line``, from trusted text only
-    (``known``: the student's variant, drawn by the grader)."""
-    failure = visible_assert(name, line, test_source, known)
-    return (failure or Failure("visible tests", "", *raised(name, None, line, ""))).visible_text()
-
-
 def visible_assert(name: str | None, line: int | None, test_source: str | None,
                    known: dict | None = None) -> Failure | None:
     """A failed assert of the visible tests at ``line`` of the test cell, its message as the concept (None

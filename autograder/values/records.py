@@ -7,11 +7,20 @@ A notebook's result crosses to a Slurm task and into the result store as plain J
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, fields
+from enum import StrEnum
 
 
 def final_score(score: float, late_penalty: float) -> float:
     """What a notebook or an assignment counts for: its score less its late penalty, never below zero."""
     return max(0.0, score - late_penalty)
+
+class Status(StrEnum):
+    """An exercise's verdict.  A string too, so that JSON and the report's keys hold its plain value."""
+
+    PASSED = "passed"
+    FAILED = "failed"
+    NOT_ATTEMPTED = "not attempted"  # the answer cell still holds the released stub
+
 
 @dataclass
 class ExerciseResult:
@@ -19,11 +28,14 @@ class ExerciseResult:
     title: str
     points: float
     score: float
-    status: str  # passed | failed | not attempted
+    status: Status
     message: str = ""  # for the learner: trusted text only (autograder.values.messages)
     hint: str = ""
     detail: str = ""  # for the instructor: the raw errors the run printed (the learner's code wrote them)
     failed_checks: list[dict] = field(default_factory=list)  # autograder.values.messages.Failure: what every report says
+
+    def __post_init__(self) -> None:
+        self.status = Status(self.status)  # read back from JSON as a plain string
 
     def learner_lines(self) -> list[str]:
         """What a learner is told of this exercise, wherever they read it (``check``, ``progress``, the feedback

@@ -44,6 +44,9 @@ fixed copy answers that student's spec and no other.
 
 This module is pure (no files, no secrets kept): the secret is the caller's
 (:func:`autograder.grading.seeds.variant_secret`).
+
+One module of about 410 lines: the draw, the rendering of a spec into cells and the planted bugs write the
+same cells with the same rules (a literal written in, a line found once), and are checked together.
 """
 
 from __future__ import annotations

@@ -1,6 +1,10 @@
 """The grade of one notebook as a list of single-purpose steps, in nbgrader's own form: each step is an
 nbgrader preprocessor (``preprocess(nb, resources)``, configurable with traitlets, one per module), and
-the notebook on its way through them is the one the step returns.
+the notebook on its way through them is the one the step returns.  Each step's module holds its logic,
+not a shell around another module's: reading a submission without trust (:mod:`.read`), rebuilding the
+notebook from the instructor's copy (:mod:`.restore`), arming the hidden tests (:mod:`.arm`), the work
+folder and the run (:mod:`.execute`), judging observations into verdicts (:mod:`.judge`); the reference
+run (:mod:`autograder.grading.references`) and the test harness call the same functions.
 
 What a step needs beyond the notebook, and what it leaves for the next one, travels in
 ``resources["grading"]``: one :class:`GradingRun`, a typed value (nothing in it is JSON).
@@ -30,7 +34,7 @@ import nbformat
 from autograder.gradepath import GradePath
 from autograder.grading.coursedata import NotebookData
 from autograder.grading.execute import ExecResult, Limits
-from autograder.grading.submission import Submission
+from autograder.grading.steps.read import Submission
 from autograder.values.records import ExerciseResult, NotebookResult, Reference
 
 

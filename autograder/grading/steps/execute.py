@@ -7,12 +7,15 @@ runs the whole notebook top to bottom beside it, for ``--full``'s diagnostic onl
 
 from __future__ import annotations
 
+import os
+import shutil
+from pathlib import Path
+
 from nbgrader.preprocessors import NbGraderPreprocessor
 from traitlets import Enum
 
 from autograder.grading.execute import execute, work_folder
 from autograder.grading.references import compile_cache_env, seed_compile_cache
-from autograder.grading.submission import copy_support_files
 from autograder.values import support, timing
 
 
@@ -42,3 +45,21 @@ class ExecuteInSandbox(NbGraderPreprocessor):
         else:
             run.top_to_bottom = done
         return done.nb, resources
+
+
+MAX_SUPPORT_FILE = 50 * 1024 * 1024
+
+
+def copy_support_files(src: Path, dest: Path) -> None:
+    """Copy the regular non-notebook files of ``src`` (no links, nothing huge) into ``dest``."""
+    if not src.is_dir():
+        return
+    for root, dirs, files in os.walk(src, followlinks=False):
+        dirs[:] = [d for d in dirs if not d.startswith(".") and d not in ("__pycache__", "feedback")]
+        for f in files:
+            p = Path(root) / f
+            if p.suffix == ".ipynb" or p.is_symlink() or not p.is_file() or p.stat().st_size > MAX_SUPPORT_FILE:
+                continue
+            target = dest / p.relative_to(src)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(p, target)

@@ -2,7 +2,7 @@
 
 For every notebook with variant cells (:mod:`autograder.values.variants`), under draws that between them hold
 every choice of every parameter (:func:`autograder.values.variants.draws`; every combination would be too many
-reference runs for the debugging exam), other than the default (which ``tests/test_notebooks.py`` covers):
+reference runs for the debugging exam), other than the default (which ``tests/grading/test_notebooks.py`` covers):
 
 1. the reference solution runs top to bottom and passes its own tests, visible and hidden: it is what
    each student of that variant is graded against;
@@ -19,8 +19,8 @@ reference runs for the debugging exam), other than the default (which ``tests/te
 
 Every notebook with variants or planted bugs has at least three combinations, so that two students mostly
 differ.
-Planted bugs are checked by ``tests/test_plants.py`` (each bug's text is a ``wrong_*.py`` answer, which
-``tests/test_notebooks.py`` grades).  Where a notebook has them, each planted part's spec is drawn with its
+Planted bugs are checked by ``tests/unit/test_plants.py`` (each bug's text is a ``wrong_*.py`` answer, which
+``tests/grading/test_notebooks.py`` grades).  Where a notebook has them, each planted part's spec is drawn with its
 bug, and a classmate's fixed part must fail: under every draw, the default one included, the part as fixed by
 a student of each other draw (their spec written in) fails, on the hidden tests alone too.
 """

@@ -14,7 +14,7 @@ import pytest
 from support import ROOT
 
 from autograder import probe
-from autograder.grading import submission
+from autograder.grading.steps import restore as submission
 from autograder.grading.coursedata import NotebookData
 from autograder.grading.execute import ExecResult, Limits
 from autograder.grading.pipeline import grade_notebook

@@ -309,7 +309,7 @@ def test_no_grading_code_imports_a_module_outside_the_grader_version():
     probe = ("import os, sys, autograder, autograder.cli, autograder.commands.grade, autograder.grading.jobs, "
              "autograder.grading.workers, autograder.grading.slurm, autograder.grading.pipeline, "
              "autograder.grading.references, autograder.probe, autograder.sandbox.zygote, autograder.sandbox.launch, "
-             "autograder.commands.autograde, autograder.adapters.gradebook, autograder.probe.kernelinit, "
+             "autograder.adapters.autograde, autograder.adapters.gradebook, autograder.probe.kernelinit, "
              "autograder.probe.local_reference; "
              "print(sorted(os.path.relpath(m.__file__, autograder.PACKAGE_DIR).replace(os.sep, '/') "
              "for n, m in list(sys.modules.items()) if n.startswith('autograder.') and getattr(m, '__file__', None)))")

@@ -8,7 +8,7 @@ solution notebook top to bottom, which takes its ``device == "cuda"`` branches (
 float16 training run and the time/peak-memory cell).
 
 Every test is marked ``gpu`` and is skipped, with the reason, where CUDA is not
-available. Run them with ``pytest -m gpu tests/test_gpu_amp.py``.
+available. Run them with ``pytest -m gpu tests/gpu/test_gpu_amp.py``.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOK = ROOT / "solutions" / "04_mixed_precision" / "04_mixed_precision.ipynb"
 DEVICE = "cuda"
 

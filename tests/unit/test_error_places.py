@@ -16,7 +16,7 @@ import pytest
 from support import bare_fixture_course
 
 from autograder.grading.coursedata import NotebookData
-from autograder.grading.scoring import outcomes, score
+from autograder.grading.steps.judge import outcomes, score
 from autograder.values import course, messages
 
 STUB = 'NotImplementedError: exercise not attempted yet'

@@ -5,7 +5,7 @@ Checked here, without a kernel:
 * each bug applies (every ``find`` once), gives Python that differs from the solution and does not name
   itself (``variants.problems``); every part offers at least two bugs;
 * ``tests/answers/NN_name/exN_M/wrong_<bug>.py`` is exactly the text a student with that bug and the
-  default spec receives (``variants.planted_source``), so ``tests/test_notebooks.py`` grades what students
+  default spec receives (``variants.planted_source``), so ``tests/grading/test_notebooks.py`` grades what students
   receive, on the hidden tests alone too;
 * the release holds the default bug, marked as planted, and never the bug list; ``fmt`` keeps the list.
 """

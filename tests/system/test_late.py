@@ -187,7 +187,7 @@ def test_nbgraders_own_late_penalty_step_is_held_to_the_same_rule():
 
 def test_nbgraders_autograde_stops_at_a_setting_that_does_not_read(tmp_path, monkeypatch):
     """nbgrader's own autograde (and the formgrader's button) grade through ``grade``: the same line stops them."""
-    from autograder.commands.autograde import GradeInSandbox
+    from autograder.adapters.autograde import GradeInSandbox
 
     course = _course_with(tmp_path, 'c.LatePolicy.due_dates = {"00_fixture": "next friday"}')
     monkeypatch.chdir(course)

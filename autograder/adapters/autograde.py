@@ -1,4 +1,4 @@
-"""nbgrader's own ``autograde`` (and the formgrader's *Autograde* button), grading through ``grade``.
+"""nbgrader's own ``autograde`` (and the formgrader's *Autograde* button), grading through the library's grade.
 
 nbgrader's ``Autograde`` converter copies a submission into ``autograded/``, restores the locked cells
 (its sanitize steps, :mod:`autograder.adapters.hiddentests`), then runs its autograde steps on the
@@ -7,8 +7,8 @@ the error outputs (``SaveAutoGrades``) and computes the late penalty (``AssignLa
 ``nbgrader_config.py`` sets those steps to :func:`autograde_steps`: :class:`GradeInSandbox`, then
 nbgrader's ``CheckCellMetadata``.
 
-:class:`GradeInSandbox` runs the ``grade`` command for that one notebook, in this process
-(:func:`autograder.commands.grade.one_notebook`): the same plan, reference, grading steps
+:class:`GradeInSandbox` grades that one notebook with :func:`autograder.adapters.batch.grade`, in this
+process (:meth:`~autograder.adapters.batch.GradeRequest.one_notebook`): the same plan, reference, grading steps
 (:mod:`autograder.grading.steps`) and the same one writer of scores, comments and late penalty
 (:func:`autograder.adapters.gradebook.write_result`, with ``SaveAutoGrades``'s and
 ``AssignLatePenalties``' semantics and the lateness of nbgrader's gradebook).  nbgrader then writes the
@@ -44,7 +44,7 @@ def course_root(step) -> Path:
 
 
 class GradeInSandbox(NbGraderPreprocessor):
-    """Grade the notebook with ``grade``, in this process, and return the autograded notebook it wrote."""
+    """Grade the notebook as ``grade`` does, in this process, and return the autograded notebook it wrote."""
 
     trusted_input = Bool(False, help="Run nbgrader's own autograde steps instead: learner code unsandboxed, "
                                      "hidden tests in its kernel (trusted submissions only).").tag(config=True)
@@ -52,7 +52,7 @@ class GradeInSandbox(NbGraderPreprocessor):
     def preprocess(self, nb, resources):
         if self.trusted_input:
             return self._stock(nb, resources)
-        from autograder.commands import grade
+        from autograder.adapters.batch import GradeRequest, ReferenceFailed, grade
 
         info = resources["nbgrader"]
         assignment, student, notebook = info["assignment"], info["student"], info["notebook"]
@@ -62,12 +62,10 @@ class GradeInSandbox(NbGraderPreprocessor):
         said = io.StringIO()
         try:
             with contextlib.redirect_stdout(said), contextlib.redirect_stderr(said):
-                code = grade.run(grade.one_notebook(root, assignment, student, notebook))
-        except UserError as exc:
-            code, said = 2, io.StringIO(str(exc))
+                grade(GradeRequest.one_notebook(root, assignment, student, notebook), print)
+        except (UserError, ReferenceFailed) as exc:  # a reference that cannot run: nothing is recorded, as with `grade`
+            raise RuntimeError(f"{student}/{assignment}/{notebook} was not graded: {str(exc)[-600:]}") from None
         self.log.info("graded in the sandbox:\n%s", said.getvalue()[-3000:])
-        if code != 0:  # a reference that cannot run: nothing is recorded, as with `grade`
-            raise RuntimeError(f"{student}/{assignment}/{notebook} was not graded: {said.getvalue()[-600:]}")
         graded = course.folder(root, "autograded", student, assignment) / f"{notebook}.ipynb"
         if not graded.is_file():  # refused or unreadable: the writer recorded a zero and says why
             return shown_as_not_graded(nb, _why(root, assignment, student, notebook)), resources

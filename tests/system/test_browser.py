@@ -5,7 +5,7 @@ against a JupyterLab server started on loopback in a private copy of the course.
   run the cells, see its visible test pass, press Validate and read the result;
 * instructor: with one sample submission graded by ``python -m autograder grade``, open the
   formgrader from JupyterLab's Nbgrader menu and see the autograded score;
-* the students' side of nbgrader's exchange, on a class server, is in ``tests/test_class_server.py``.
+* the students' side of nbgrader's exchange, on a class server, is in ``tests/system/test_class_server.py``.
 
 Screenshots of every step go to ``tests/artifacts/browser/``.  With
 ``AUTOGRADER_UPDATE_SCREENSHOTS=1`` the final ones are also written (size-reduced) to

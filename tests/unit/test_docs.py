@@ -21,7 +21,7 @@ import pytest
 
 from autograder.cli import build_parser
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 # where prose about the code lives: docstrings and comments of these files
 SOURCES = sorted([*(ROOT / "autograder").rglob("*.py"), *(ROOT / "benchmarks").glob("*.py"),
@@ -35,7 +35,7 @@ PLACEHOLDER = re.compile(r"[A-Z]{2,}|NN_|exN|[*{}…]|\.\.\.")
 OUTPUTS = [p.strip().strip("/") for p in (ROOT / ".gitignore").read_text().splitlines() if p.strip()]
 # files a script of the project writes where it keeps its committed results (path -> the script)
 WRITTEN = {"benchmarks/results/gpu_tier.txt": "scripts/gpu_tier.sh"}
-TEST_ID = re.compile(r"(tests/test_\w+\.py)::(\w+)")
+TEST_ID = re.compile(r"(tests/(?:\w+/)?test_\w+\.py)::(\w+)")
 TEST_NAME = re.compile(r"`(test_\w+)`")
 DOTTED = re.compile(r"(?<![\w.])(autograder(?:\.\w+)+)")
 ROLE = re.compile(r":(?:mod|func|class|meth|data|attr|exc):`~?([\w.]+)`")
@@ -172,7 +172,7 @@ def test_every_path_the_code_names_in_its_docstrings_and_comments_exists():
 
 def test_every_test_a_doc_names_exists():
     defined = {}
-    for f in (ROOT / "tests").glob("*.py"):
+    for f in (ROOT / "tests").rglob("*.py"):
         defined[rel(f)] = set(re.findall(r"^\s*(?:async )?def (test_\w+)", f.read_text(), flags=re.M))
     every = set().union(*defined.values())
     missing = []
@@ -182,7 +182,7 @@ def test_every_test_a_doc_names_exists():
             if name not in defined.get(file, set()):
                 missing.append(f"{rel(src)}: {file}::{name}")
         for name in TEST_NAME.findall(text):
-            if name not in every and f"tests/{name}.py" not in defined:
+            if name not in every and not any(d.endswith(f"/{name}.py") for d in defined):
                 missing.append(f"{rel(src)}: {name}")
     assert not missing, "named tests that do not exist:\n" + "\n".join(sorted(missing))
 

@@ -25,8 +25,8 @@ from pathlib import Path
 import pytest
 from harness import ANSWERS, ROOT, NotebookSession
 
-from autograder.grading.scoring import cell_outcome
-from autograder.values import course, judge, variants
+from autograder.grading.steps.judge import cell_outcome
+from autograder.values import comparison, course, variants
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("exam")]
 
@@ -156,7 +156,7 @@ def test_a_checkpoint_that_forgets_one_object_is_told_about_that_object(exam, na
         payload = cell_outcome(exam.run(block), ex.id).payload
     finally:
         exam.restore(ex)
-    verdict = judge.judge(exam.references[ex.id], payload)
+    verdict = comparison.judge(exam.references[ex.id], payload)
     failed = verdict.failures()
     assert failed, f"{name} passes"
     blamed = [f"{c.name}: {c.hint}" for c in failed if forgotten not in c.hint]
@@ -190,7 +190,7 @@ def test_every_planted_bug_changes_a_recorded_number(exam):
             finally:
                 exam.restore(ex)
             reference = {o["name"]: o["value"] for o in exam.references[ex.id]["observations"]}
-            failed = judge.judge(exam.references[ex.id], payload).failures()
+            failed = comparison.judge(exam.references[ex.id], payload).failures()
             if not [c for c in failed if numeric(reference[c.name])]:
                 problems.append(f"{ex.id}/{bug}: fails only {[c.name for c in failed]}, none of them a number")
     assert not problems, "\n".join(problems)
@@ -228,7 +228,7 @@ liar = torch.tensor([0.5]).as_subclass(Liar)
 path = os.path.join(tempfile.mkdtemp(), "ck.pt")
 torch.save({"optimizer": torch.optim.SGD([torch.nn.Parameter(torch.zeros(1))], lr=0.1)}, path)
 Zero().__enter__()
-print(json.dumps({"real": encode(real), "liar": encode(liar), "grad": trusted.grad_enabled(),
+print(json.dumps({"real": encode(real), "liar": encode(liar), "grad": bool(trusted._GRAD_ENABLED()),
                   "loads": trusted.load_in_fresh_python(path), "load_here": sorted(torch.load(path, weights_only=True))}))
 """
 

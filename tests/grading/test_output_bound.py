@@ -3,7 +3,7 @@ grader in pieces as it goes, and the kernel keeps none of it.
 
 Without this, ipykernel's stream buffered 0.2 s of printing and IPython kept every printed string,
 so a flood ended as a ``MemoryError`` in the learner's cell or as "output past its limit",
-depending on how fast the machine was (``tests/test_security.py``, case ``output_flood``).  The
+depending on how fast the machine was (``tests/grading/test_security.py``, case ``output_flood``).  The
 notebook runs through the production executor, in the sandbox.
 """
 

@@ -4,7 +4,7 @@ The rule is checked on small made-up notebooks, one case each; grading on a cour
 notebook whose demos call the learner's code (hostile submissions, and answers that read the notebook's
 namespace without naming what they read, by every spelling); and on a real course notebook through
 :func:`autograder.commands.check.check`, the call ``autograder check`` makes.  That every course notebook's
-path changes no honest verdict is ``tests/test_notebooks.py``'s."""
+path changes no honest verdict is ``tests/grading/test_notebooks.py``'s."""
 
 from __future__ import annotations
 

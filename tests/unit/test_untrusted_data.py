@@ -1,7 +1,7 @@
 """Data from a learner's kernel, handled by the trusted side: it never raises, never serialises badly,
 and never reaches a learner-facing message as text.
 
-Unit tests of the three modules that take the adversary's data: :mod:`autograder.values.judge` (observation
+Unit tests of the three modules that take the adversary's data: :mod:`autograder.values.comparison` (observation
 payloads), :mod:`autograder.values.outputs` (everything a run printed) and :mod:`autograder.values.messages`
 (what a learner is told).  The end-to-end versions are in ``test_security.py``.
 """
@@ -13,9 +13,10 @@ import math
 
 import nbformat
 import pytest
+import support
 
-from autograder.grading import scoring
-from autograder.values import judge, messages, outputs
+from autograder.grading.steps import judge as scoring
+from autograder.values import comparison, messages, outputs
 
 REF = {"exercise": "ex", "error": None, "observations": [
     {"name": "f", "value": {"t": "float", "v": 1.0}, "spec": {"rtol": 1e-5, "atol": 1e-6, "hint": "concept f"}},
@@ -49,18 +50,18 @@ HOSTILE = [
 
 @pytest.mark.parametrize("payload", HOSTILE, ids=range(len(HOSTILE)))
 def test_judge_never_raises_and_never_quotes_the_learner(payload):
-    v = judge.judge(REF, payload)
+    v = comparison.judge(REF, payload)
     assert not v.passed
     text = v.message()
     assert "SECRET" not in text and "hidden_test" not in text, text
 
 
 def test_judge_still_says_what_is_wrong():
-    v = judge.judge(REF, {"observations": [{"name": "f", "value": {"t": "float", "v": 2.0}}], "error": "ValueError: x"})
+    v = comparison.judge(REF, {"observations": [{"name": "f", "value": {"t": "float", "v": 2.0}}], "error": "ValueError: x"})
     text = v.message()
     assert "value 2 is not within tolerance" in text and "concept f" in text and "raised ValueError" in text
     assert "not reached" in text  # the other checks
-    assert judge.judge(REF, {"observations": [{"name": "t", "value": {"t": "tensor", "dtype": "torch.float32",
+    assert comparison.judge(REF, {"observations": [{"name": "t", "value": {"t": "tensor", "dtype": "torch.float32",
                                                                        "shape": [3], "data": [0, 0, 0]}}]}
                        ).checks[1].reason == "shape (3,) is not the expected shape"
 
@@ -70,7 +71,7 @@ def test_exact_integers_compare_as_integers():
                                                     "data": [2**60 + 1]}, "spec": {}}]}
     got = {"observations": [{"name": "t", "value": {"t": "tensor", "dtype": "torch.int64", "shape": [1],
                                                     "data": [2**60]}}]}
-    assert not judge.judge(ref, got).passed
+    assert not comparison.judge(ref, got).passed
 
 
 def test_outputs_always_serialise_and_hold_no_active_content():
@@ -109,7 +110,7 @@ def test_outputs_are_bounded_per_notebook():
 
 def test_json_safe_numbers():
     assert outputs.json_safe(float("inf")) == "inf" and outputs.json_safe(10**500) == "(integer too large)"
-    assert math.isnan(judge.observed_number("nan")) and judge.observed_number(10**400) == math.inf
+    assert math.isnan(comparison.observed_number("nan")) and comparison.observed_number(10**400) == math.inf
 
 
 SOURCE = '''x = f(1)
@@ -131,18 +132,18 @@ def test_visible_failures_are_told_with_the_instructors_words():
     line = outcome.error_line
     assert line == 2  # the innermost frame of the test cell itself: the assert, not the call of the test function
     a = "AssertionError"
-    assert messages.visible_failure(a, line, SOURCE) == "AssertionError: f(1) gave …: is the bias added? (section 2)"
-    assert messages.visible_failure(a, 4, SOURCE) == "AssertionError: must be positive"
-    assert "no message" in messages.visible_failure(a, 6, SOURCE)
-    assert messages.visible_failure(a, 99, SOURCE) == "AssertionError in the visible tests (test cell, line 99)"
-    other = messages.visible_failure(LEAK, 1, SOURCE)
+    assert support.visible_failure(a, line, SOURCE) == "AssertionError: f(1) gave …: is the bias added? (section 2)"
+    assert support.visible_failure(a, 4, SOURCE) == "AssertionError: must be positive"
+    assert "no message" in support.visible_failure(a, 6, SOURCE)
+    assert support.visible_failure(a, 99, SOURCE) == "AssertionError in the visible tests (test cell, line 99)"
+    other = support.visible_failure(LEAK, 1, SOURCE)
     assert "SECRET" not in other and "an exception" in other
     assert messages.exception_name("RuntimeError: boom") == "RuntimeError"
     # a per-student variant's parameter, named alone, shows the value the grader drew; nothing else does
     varied = 'assert ok, f"pad on the {SIDE} ({SIDE!r}, {SIDE:>6}, {SIDE.upper()}, {x})"\n'
-    assert messages.visible_failure(a, 1, varied, {"SIDE": "left"}) == \
+    assert support.visible_failure(a, 1, varied, {"SIDE": "left"}) == \
         "AssertionError: pad on the left ('left', …, …, …)"
-    assert messages.visible_failure(a, 1, varied) == "AssertionError: pad on the … (…, …, …, …)"
+    assert support.visible_failure(a, 1, varied) == "AssertionError: pad on the … (…, …, …, …)"
 
 
 def test_submission_times_say_where_they_come_from(tmp_path):

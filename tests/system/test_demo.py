@@ -66,7 +66,7 @@ def test_the_solutions_earn_full_marks_through_grade(course_dir):
     kernels and their cache in 10, the capstone's whole stack in 12) through the real pipeline: the
     sandbox, the reference run on its grade path, the merge, the judge, the gradebook.
 
-    (tests/test_notebooks.py runs every notebook's answers in grading's own sandboxed kernel session;
+    (tests/grading/test_notebooks.py runs every notebook's answers in grading's own sandboxed kernel session;
     this adds ``grade`` end to end on the solutions themselves.)"""
     import shutil
 

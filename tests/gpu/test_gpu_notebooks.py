@@ -1,6 +1,6 @@
 """GPU tier: every notebook, its reference and its answer variants, with CUDA visible.
 
-The same checks as tests/test_notebooks.py, run where ``torch.cuda.is_available()``:
+The same checks as tests/grading/test_notebooks.py, run where ``torch.cuda.is_available()``:
 every notebook's CUDA branches run (autocast with fp16 and a GradScaler, bf16, the
 device demos), and the hidden tests, which draw their inputs on the CPU and move
 them to ``obs.device``, give every answer variant the same verdict as on the CPU.

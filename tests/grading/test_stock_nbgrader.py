@@ -4,8 +4,8 @@ and the reference solution earns full marks (hidden tests run in the notebook's 
 Each notebook costs two whole runs under nbgrader's own Execute.  ``make test`` runs two: a plain
 one and the multi-process one with support files; ``AUTOGRADER_TEST_STOCK=all`` runs every
 notebook.  Every notebook's reference, stub and answer variants also run through the grader's own
-executor (``tests/test_notebooks.py``), and three whole notebooks through ``autograder grade``
-(``tests/test_demo.py``)."""
+executor (``tests/grading/test_notebooks.py``), and three whole notebooks through ``autograder grade``
+(``tests/system/test_demo.py``)."""
 
 from __future__ import annotations
 

@@ -69,7 +69,7 @@ def test_a_whole_class_gets_the_same_scores_through_both_paths(tmp_path):
     unexecuted copy nbgrader would score as all tests passed."""
     import shutil
 
-    from autograder.grading.submission import MAX_NOTEBOOK_BYTES
+    from autograder.grading.steps.read import MAX_NOTEBOOK_BYTES
 
     first = fixture_course(tmp_path / "grade")
     with open(first / "nbgrader_config.py", "a") as f:

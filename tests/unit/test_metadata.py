@@ -8,9 +8,9 @@ import sys
 from collections import Counter
 
 import pytest
+import support
 from harness import ROOT
 
-from autograder.commands import release
 from autograder.values import course, learner_view, nbfmt, variants
 
 ASSIGNMENTS = course.assignments(ROOT)
@@ -99,7 +99,7 @@ def test_committed_notebooks_are_normalized():
 
 
 def test_notebooks_in_sync_with_solutions():
-    problems = release.out_of_sync(ROOT)
+    problems = support.out_of_sync(ROOT)
     assert not problems, "run `make release`:\n" + "\n".join(problems)
 
 

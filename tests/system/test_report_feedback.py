@@ -1,6 +1,6 @@
 """The class report's numbers and the learner's feedback page, from made-up results (no grading).
 
-The graded class of ``tests/test_class.py`` checks the same through the commands; these check the
+The graded class of ``tests/system/test_class.py`` checks the same through the commands; these check the
 rules one at a time: what a gap is and what caused it, counting per student, the histogram's bins,
 the score block of the feedback page, which Markdown renders, the figures' alternative text, and
 the one line a command says when nothing is graded yet.
@@ -15,7 +15,8 @@ import pytest
 from bs4 import BeautifulSoup
 from support import ROOT, bare_fixture_course, run_tool
 
-from autograder.commands import feedback, report
+from autograder.adapters import feedback
+from autograder.commands import report
 from autograder.values import messages, outputs
 from autograder.values.records import ExerciseResult, NotebookResult
 
@@ -198,7 +199,7 @@ def test_feedback_says_a_student_was_graded_on_their_own_variant():
     """A student who hands in a classmate's variant is graded on their own (the grade table notes it): their
     page says so, with their own values, where it would only read "failed 0/3"."""
     from autograder.grading.coursedata import NotebookData
-    from autograder.grading.submission import merge
+    from autograder.grading.steps.restore import merge
     from autograder.values import course, variants
 
     data = NotebookData.loaded(course.Assignment("01_tensors", ROOT), "01_tensors")
