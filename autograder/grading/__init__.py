@@ -1,11 +1,13 @@
 """The grading core: merge a submission with the instructor's cells, execute its grade path in the sandbox,
 judge the observations, score, and limit the outputs; and how those jobs are scheduled.
 
-:mod:`.pipeline` grades one notebook (:func:`~autograder.grading.pipeline.grade_notebook`):
-:mod:`.submission` reads and merges, :mod:`.execute` runs, :mod:`.scoring` judges and scores, against
-the reference of :mod:`.references` for the course notebooks of :mod:`.coursedata`.  :mod:`.jobs` says
-what decides a result, :mod:`.store` keeps results, :mod:`.seeds` the term's seeds; :mod:`.workers` and
-:mod:`.slurm` run jobs in local processes or on a cluster.
+:mod:`.pipeline` grades one notebook (:func:`~autograder.grading.pipeline.grade_notebook`) through the
+steps of :mod:`.steps`, each of which holds its logic (read, restore, arm, find the path, execute in the
+sandbox with :mod:`.execute`, judge and score), against the reference of :mod:`.references` for the
+course notebooks of :mod:`.coursedata`; :mod:`.submission` says what a submission holds.  :mod:`.jobs`
+says what decides a result, :mod:`.store` keeps results, :mod:`.seeds` the term's seeds; a
+:class:`~autograder.grading.backend.Backend` (:mod:`.workers`, :mod:`.slurm`) runs jobs in local
+processes or on a cluster.
 
 May import: :mod:`autograder.values`, :mod:`autograder.probe`, :mod:`autograder.sandbox` and
 :mod:`autograder.gradepath`.
