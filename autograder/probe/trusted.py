@@ -94,6 +94,11 @@ def dtype(t) -> str:
         return str(_DTYPE(t))
 
 
+def grad_enabled() -> bool:
+    """Whether gradients are being recorded now (``torch.is_grad_enabled()`` as torch has it)."""
+    return bool(_GRAD_ENABLED())
+
+
 def training(module) -> bool:
     """A module's mode as ``train()`` and ``eval()`` set it: the value in the module's own attributes, whatever
     its class (or a patched ``nn.Module``) says ``module.training`` is."""

@@ -228,7 +228,7 @@ liar = torch.tensor([0.5]).as_subclass(Liar)
 path = os.path.join(tempfile.mkdtemp(), "ck.pt")
 torch.save({"optimizer": torch.optim.SGD([torch.nn.Parameter(torch.zeros(1))], lr=0.1)}, path)
 Zero().__enter__()
-print(json.dumps({"real": encode(real), "liar": encode(liar), "grad": bool(trusted._GRAD_ENABLED()),
+print(json.dumps({"real": encode(real), "liar": encode(liar), "grad": trusted.grad_enabled(),
                   "loads": trusted.load_in_fresh_python(path), "load_here": sorted(torch.load(path, weights_only=True))}))
 """
 

@@ -14,6 +14,7 @@ import pytest
 from support import ROOT
 
 from autograder import probe
+from autograder.grading.steps import read as read_step
 from autograder.grading.steps import restore as submission
 from autograder.grading.coursedata import NotebookData
 from autograder.grading.execute import ExecResult, Limits
@@ -101,7 +102,7 @@ def test_read_ends_the_run_on_a_file_that_does_not_read(data, tmp_path, content,
 
 def test_read_refuses_a_file_past_the_size_limit_without_parsing_it(data, tmp_path, monkeypatch):
     path = submit(tmp_path, answered(data))
-    monkeypatch.setattr(submission, "MAX_NOTEBOOK_BYTES", 100)
+    monkeypatch.setattr(read_step, "MAX_NOTEBOOK_BYTES", 100)
     run = new_run(data, path)
     step(ReadSubmission(), None, run)
     assert run.done and "larger than" in run.result.error
