@@ -16,7 +16,7 @@ reference runs are paid again by each.  The class was handed one copy for all (`
 
 The costs: each notebook's solution runs on its grade path in a fresh sandboxed kernel, as a reference run
 does, twice: with an empty compile cache (``cold``), then with the cache the first run left (``warm``, as
-every submission gets it: :func:`autograder.grading.references.seed_compile_cache`); and once top to bottom.
+every submission gets it: :func:`autograder.grading.workfolder.seed_compile_cache`); and once top to bottom.
 Each cell's seconds are kept: each exercise's answer and test cell (visible asserts and hidden
 observations), the path's cells, the whole notebook's.  The isolation floor is an empty sandboxed kernel per
 submission, 2 at a time, forked from each worker's zygote as in grading.
@@ -158,8 +158,8 @@ from pathlib import Path
 sys.path.insert(0, sys.argv[1])
 from autograder import gradepath
 from autograder.grading.execute import execute, work_folder
-from autograder.grading.references import COMPILE_CACHE, _copy_regular_files, compile_cache_env, seed_compile_cache
 from autograder.grading.steps.arm import arm_hidden_tests
+from autograder.grading.workfolder import COMPILE_CACHE, compile_cache_env, copy_regular_files, seed_compile_cache
 from autograder.sandbox.launch import Sandbox, available
 from autograder.values import course, support, variants
 root, names = Path(sys.argv[1]), sys.argv[2].split(",")
@@ -187,7 +187,7 @@ for a in course.assignments(root):
                 made = tmp / COMPILE_CACHE
                 if mode == "cold" and made.is_dir():
                     shutil.rmtree(kept, ignore_errors=True)
-                    _copy_regular_files(made, kept)
+                    copy_regular_files(made, kept)
             runs[mode] = {"seconds": round(res.seconds, 3), "error": res.error, "cache_copy_s": round(copied, 3),
                           "cells": {str(i): round(s, 3) for i, s in res.cell_seconds.items()}}
         cache_mib = sum(f.stat().st_size for f in kept.rglob("*") if f.is_file()) / (1 << 20)

@@ -128,7 +128,7 @@ def phase_solutions(work: Path, base: Path, assignments: list[str]) -> dict:
 
 def phase_plain(work: Path, base: Path, corpus: Path, subs: list[dict]) -> dict:
     """Execute every submitted notebook once, sequentially, no grading."""
-    from autograder.grading.steps.execute import copy_support_files
+    from autograder.grading.workfolder import copy_support_files
 
     per = []
     load0, start = loadavg(), time.monotonic()

@@ -27,7 +27,7 @@ import nbformat
 
 from autograder import gradepath
 from autograder.grading.execute import KernelSession, Limits, work_folder
-from autograder.grading.references import compile_cache_env
+from autograder.grading.workfolder import compile_cache_env
 from autograder.grading.steps.judge import cell_outcome, verdict
 from autograder.grading.steps.arm import arm_hidden_tests
 from autograder.probe import statedigest
@@ -135,7 +135,7 @@ class NotebookSession:
     @staticmethod
     def env(sandbox, work: Path) -> dict[str, str]:
         """The kernel's environment as grading sets it: ``record`` mode, and sandboxed, the compile
-        caches in the run's own folder (:func:`autograder.grading.references.compile_cache_env`)."""
+        caches in the run's own folder (:func:`autograder.grading.workfolder.compile_cache_env`)."""
         return {"AUTOGRADER_MODE": "record", **(compile_cache_env(work) if sandbox is not None else {})}
 
     def _run_cell(self, cell, index: int):

@@ -20,7 +20,8 @@ from autograder import PACKAGE_DIR
 from autograder.grading.coursedata import NotebookData
 from autograder.grading.execute import Limits
 from autograder.grading.pipeline import grade_notebook
-from autograder.grading.references import compile_cache_store, reference_recorded, run_reference
+from autograder.grading.references import reference_recorded, run_reference
+from autograder.grading.workfolder import compile_cache_store
 from autograder.values import outputs, timing
 from autograder.values.digest import sha
 from autograder.values.records import ExerciseResult, NotebookResult, Reference, Status

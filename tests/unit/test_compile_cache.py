@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from autograder.grading import references
+from autograder.grading import workfolder
 
 
 def test_each_run_gets_a_private_copy_without_links(tmp_path):
@@ -12,21 +12,21 @@ def test_each_run_gets_a_private_copy_without_links(tmp_path):
     (store / "inductor" / "link").symlink_to("/etc/passwd")
     work = tmp_path / "work"
     work.mkdir()
-    (work / references.COMPILE_CACHE).mkdir()
-    (work / references.COMPILE_CACHE / "planted-by-the-submission").write_text("x")
-    references.seed_compile_cache(work, store)
-    copy = work / references.COMPILE_CACHE
+    (work / workfolder.COMPILE_CACHE).mkdir()
+    (work / workfolder.COMPILE_CACHE / "planted-by-the-submission").write_text("x")
+    workfolder.seed_compile_cache(work, store)
+    copy = work / workfolder.COMPILE_CACHE
     assert (copy / "inductor" / "ab" / "kernel.py").read_text() == "compiled"
     assert not (copy / "inductor" / "link").exists() and not (copy / "inductor" / "link").is_symlink()
     assert not (copy / "planted-by-the-submission").exists()
     (copy / "inductor" / "ab" / "kernel.py").write_text("poisoned")
     assert (store / "inductor" / "ab" / "kernel.py").read_text() == "compiled"
-    env = references.compile_cache_env(work)
+    env = workfolder.compile_cache_env(work)
     assert env["TORCHINDUCTOR_CACHE_DIR"].startswith(str(copy)) and env["TRITON_CACHE_DIR"].startswith(str(copy))
 
 
 def test_no_store_means_an_empty_cache(tmp_path):
-    references.seed_compile_cache(tmp_path, None)
-    assert not (tmp_path / references.COMPILE_CACHE).exists()
-    references.seed_compile_cache(tmp_path, Path(tmp_path / "missing"))
-    assert not (tmp_path / references.COMPILE_CACHE).exists()
+    workfolder.seed_compile_cache(tmp_path, None)
+    assert not (tmp_path / workfolder.COMPILE_CACHE).exists()
+    workfolder.seed_compile_cache(tmp_path, Path(tmp_path / "missing"))
+    assert not (tmp_path / workfolder.COMPILE_CACHE).exists()

@@ -1,22 +1,19 @@
 """Steps 5 and 7: run the notebook in a fresh sandboxed kernel, in ``record`` mode
 (:func:`autograder.grading.execute.execute`), in a working folder of its own that holds the submission's
-support files and those the release lists.
+support files and those the release lists (:func:`autograder.grading.workfolder.prepared`, as the reference's
+run makes it).
 
 ``mode="path"`` runs what grading runs (step 4's notebook: its grade path, with hidden tests); ``mode="full"``
 runs the whole notebook top to bottom beside it, for ``--full``'s diagnostic only, where there is a path."""
 
 from __future__ import annotations
 
-import os
-import shutil
-from pathlib import Path
-
 from nbgrader.preprocessors import NbGraderPreprocessor
 from traitlets import Enum
 
-from autograder.grading.execute import execute, work_folder
-from autograder.grading.references import compile_cache_env, seed_compile_cache
-from autograder.values import support, timing
+from autograder.grading.execute import execute
+from autograder.grading.workfolder import prepared
+from autograder.values import timing
 
 
 class ExecuteInSandbox(NbGraderPreprocessor):
@@ -29,14 +26,7 @@ class ExecuteInSandbox(NbGraderPreprocessor):
         if self.mode == "full" and not (run.full and run.path is not None):
             return nb, resources
         data = run.data
-        with work_folder(run.sandbox, "grade-") as work:
-            with timing.phase("grader: copy support files"):
-                copy_support_files(run.student_path.parent, work)
-                support.copy_listed(data.support_dir, data.support_files, work)  # what the release ships
-            env = {"AUTOGRADER_MODE": "record"}
-            if run.sandbox is not None:
-                seed_compile_cache(work, run.compile_cache)
-                env.update(compile_cache_env(work))
+        with prepared(data, run.sandbox, "grade-", run.compile_cache, run.student_path.parent) as (work, env):
             with timing.phase("execute (kernel run, total)"):
                 done = execute(run.todo if self.mode == "path" else run.merged, work, env=env, limits=run.limits,
                                sandbox=run.sandbox)
@@ -45,21 +35,3 @@ class ExecuteInSandbox(NbGraderPreprocessor):
         else:
             run.top_to_bottom = done
         return done.nb, resources
-
-
-MAX_SUPPORT_FILE = 50 * 1024 * 1024
-
-
-def copy_support_files(src: Path, dest: Path) -> None:
-    """Copy the regular non-notebook files of ``src`` (no links, nothing huge) into ``dest``."""
-    if not src.is_dir():
-        return
-    for root, dirs, files in os.walk(src, followlinks=False):
-        dirs[:] = [d for d in dirs if not d.startswith(".") and d not in ("__pycache__", "feedback")]
-        for f in files:
-            p = Path(root) / f
-            if p.suffix == ".ipynb" or p.is_symlink() or not p.is_file() or p.stat().st_size > MAX_SUPPORT_FILE:
-                continue
-            target = dest / p.relative_to(src)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(p, target)
