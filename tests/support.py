@@ -130,8 +130,10 @@ def folder_for_accounts(prefix: str, users):
 
     Every person's server runs this interpreter: where it lives in a folder closed to other accounts (a
     Python under root's home), that folder is opened to passing through (o+x) for the block and closed
-    again after it.  Afterwards the accounts ``users`` (which the block's class server made) are
-    removed with their processes and home folders, whatever happened, and so is the folder."""
+    again after it.  That mode is the whole machine's: every test that uses this block is in one xdist group
+    (``browser``), so that no test closes the folder while another's accounts still run Python from it.
+    Afterwards the accounts ``users`` (which the block's class server made) are removed with their processes
+    and home folders, whatever happened, and so is the folder."""
     base = Path(tempfile.mkdtemp(prefix=prefix, dir="/tmp"))
     base.chmod(0o755)
     closed = {f: f.stat().st_mode for f in Path(sys.executable).resolve().parents

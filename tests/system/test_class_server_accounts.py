@@ -40,7 +40,8 @@ from test_variants import RIGHT, variant_course
 
 pytestmark = [
     pytest.mark.slow,
-    pytest.mark.xdist_group("hub-accounts"),
+    # the same group as every other test that opens Python's folder to the accounts (support.folder_for_accounts)
+    pytest.mark.xdist_group("browser"),
     pytest.mark.skipif(os.geteuid() != 0, reason="the class server makes accounts: it runs as root"),
     pytest.mark.skipif(not (Path(sys.executable).parent / "configurable-http-proxy").exists(),
                        reason="JupyterHub's proxy is not installed (make setup)"),
