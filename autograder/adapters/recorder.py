@@ -11,7 +11,6 @@ with the reason; a trial run (``--seed N``) writes nothing and only keeps what i
 from __future__ import annotations
 
 import sys
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -46,16 +45,14 @@ class Recorder:
         self.store = ResultStore(root)
         self.changes: list[Change] = []
         self._registered: set[str] = set()
-        self._lock = threading.Lock()
 
     def register(self, assignments) -> None:
         """nbgrader's gradebook learns these assignments (its ``generate_assignment``), once each."""
-        with self._lock:
-            todo = sorted(set(assignments) - self._registered)
-            if todo:
-                with timing.unit("registration", assignments=todo):
-                    ensure_in_gradebook(self.root, todo, self.db_url)
-                self._registered.update(todo)
+        todo = sorted(set(assignments) - self._registered)
+        if todo:
+            with timing.unit("registration", assignments=todo):
+                ensure_in_gradebook(self.root, todo, self.db_url)
+            self._registered.update(todo)
 
     def terms_of(self, job: Job) -> late.Terms:
         """What decides this notebook's lateness now: the policy in force and the submission's time."""
