@@ -37,6 +37,7 @@ class Job:
     key: str  # what the result is valid for: a digest of run_inputs
     refs: Reference | None = None
     full: bool = False  # --full: also run the notebook top to bottom, beside its grade path (a diagnostic)
+    handed: nbformat.NotebookNode | None = None  # nbgrader's Autograde: the submission as it read it
 
     @property
     def assignment(self) -> str:
@@ -144,6 +145,7 @@ def run_job(job: Job) -> JobOutput:
         with timing.unit("job", student=job.student, assignment=job.assignment, notebook=job.notebook):
             result, executed = grade_notebook(Path(job.path), job.data, student_id=job.student, seed=job.seed,
                                               refs=job.refs, limits=Limits.from_env(), full=job.full,
+                                              handed=job.handed,
                                               sandbox=make_sandbox(job.sandbox),
                                               compile_cache=compile_cache_store(reference_cache(job.root), job.data))
     except Exception as exc:  # noqa: BLE001 - a grader fault must still leave a recorded result

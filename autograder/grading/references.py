@@ -2,7 +2,7 @@
 caches its run leaves for the graded runs of the same notebook (kept where
 :func:`autograder.grading.workfolder.compile_cache_store` says).
 
-The reference runs as the submissions will: in the sandbox, on its grade path
+The reference runs as the submissions will, through their steps: armed, in the sandbox, on its grade path
 (:mod:`autograder.gradepath`).  If it cannot, nothing may be graded
 (:class:`autograder.values.records.Reference` says why).
 """
@@ -11,16 +11,12 @@ from __future__ import annotations
 
 import copy
 import json
-import os
-import shutil
 from pathlib import Path
 
-from autograder import gradepath
 from autograder.grading.coursedata import NotebookData
-from autograder.grading.execute import Limits, execute
-from autograder.grading.steps.judge import outcomes
-from autograder.grading.steps.arm import arm_hidden_tests
-from autograder.grading.workfolder import COMPILE_CACHE, compile_cache_store, copy_regular_files, prepared
+from autograder.grading.execute import Limits
+from autograder.grading.steps import GradingRun, reference_steps, run_steps
+from autograder.grading.workfolder import compile_cache_store
 from autograder.values.digest import sha
 from autograder.values.files import write_atomic
 from autograder.values.records import Reference
@@ -46,7 +42,8 @@ def reference_recorded(data: NotebookData, seed: int, cache_dir: Path | None) ->
 def run_reference(data: NotebookData, seed: int, limits: Limits | None = None, sandbox=None,
                   cache_dir: Path | None = None) -> Reference:
     """The reference solution's observations on ``seed``, per exercise (cached by content and seed), or
-    why it could not produce them: its grade path must run cleanly where the submissions will run.
+    why it could not produce them: its grade path must run cleanly where the submissions will run.  It runs
+    through the submissions' own steps (:func:`autograder.grading.steps.reference_steps`).
 
     Sandboxed and with ``cache_dir``, the compile caches the solution leaves behind are kept too
     (:func:`compile_cache_store`), for the graded runs.
@@ -55,39 +52,9 @@ def run_reference(data: NotebookData, seed: int, limits: Limits | None = None, s
     if cache and cache.is_file():
         return Reference(observations=json.loads(cache.read_text())["observations"])
     store = compile_cache_store(cache_dir, data) if cache_dir and sandbox is not None else None
-    armed = arm_hidden_tests(copy.deepcopy(data.solution), seed, data.markers, variant=data.parameters)
-    with prepared(data, sandbox, "reference-", store) as (tmp, env):
-        res = execute(gradepath.mark(armed, gradepath.grade_path(armed)), tmp, env=env, limits=limits,
-                      sandbox=sandbox)
-        made = tmp / COMPILE_CACHE
-        if store is not None and not res.error and made.is_dir() and any(made.rglob("*")):
-            staging = store.with_name(f"{store.name}.{os.getpid()}.tmp")
-            shutil.rmtree(staging, ignore_errors=True)
-            copy_regular_files(made, staging)
-            shutil.rmtree(store, ignore_errors=True)
-            os.replace(staging, store)
-    observations, failure = _observations(data, res, f"reference solution {data.where}")
-    if failure:
-        return Reference(failure=failure)
-    if cache:
-        write_atomic(cache, json.dumps({"observations": observations}))
-    return Reference(observations=observations)
-
-
-def _observations(data: NotebookData, res, where: str) -> tuple[dict | None, str | None]:
-    """Each exercise's observations from a clean run of the solution, or why there are none."""
-    if res.error:
-        return None, f"{where} did not run to the end: {res.error}"
-    for i, cell in enumerate(res.nb.cells):
-        failed = next((o for o in cell.get("outputs", []) if o.get("output_type") == "error"), None)
-        if failed is not None:
-            return None, f"{where}, cell {i}, raised {failed.get('ename')}: {str(failed.get('evalue'))[:300]}"
-    got = outcomes(res.nb, data.exercises)
-    observations = {}
-    for ex in data.exercises:
-        entry = got[ex.id]
-        if entry.error or not entry.payload or entry.payload.get("error"):
-            why = entry.error or (entry.payload or {}).get("error") or "no observations"
-            return None, f"{where} failed its own test {ex.id}: {why}"
-        observations[ex.id] = entry.payload
-    return observations, None
+    run = GradingRun(data, None, "reference", seed, None, limits or Limits(), sandbox, compile_cache=store,
+                     hidden=True, keep_compile_cache=store)
+    run_steps(run, reference_steps(), copy.deepcopy(data.solution))
+    if cache and run.reference.ok:
+        write_atomic(cache, json.dumps({"observations": run.reference.observations}))
+    return run.reference

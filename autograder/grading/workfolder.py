@@ -1,5 +1,5 @@
 """A run's working folder, made one way for every run that executes a notebook: the graded runs
-(:mod:`autograder.grading.steps.execute`) and the reference's (:mod:`autograder.grading.references`).
+and the reference's, both by :mod:`autograder.grading.steps.execute`.
 
 :func:`prepared` makes it: a fresh folder where the sandbox's kernel can see it
 (:func:`autograder.grading.execute.work_folder`), the submission's own support files (regular files only,
@@ -51,6 +51,19 @@ def seed_compile_cache(work: Path, store: Path | None) -> None:
     shutil.rmtree(dest, ignore_errors=True)
     if store is not None and store.is_dir():
         copy_regular_files(store, dest)
+
+
+def keep_compile_cache(work: Path, store: Path) -> None:
+    """Keep the compile cache a run made in ``work`` (the reference's) as ``store``, replacing what was there
+    at once; nothing when the run made none."""
+    made = Path(work) / COMPILE_CACHE
+    if not (made.is_dir() and any(made.rglob("*"))):
+        return
+    staging = store.with_name(f"{store.name}.{os.getpid()}.tmp")
+    shutil.rmtree(staging, ignore_errors=True)
+    copy_regular_files(made, staging)
+    shutil.rmtree(store, ignore_errors=True)
+    os.replace(staging, store)
 
 
 MAX_SUPPORT_FILE = 50 * 1024 * 1024

@@ -1,14 +1,14 @@
-"""Steps 6 and 8: judge what a run observed against the reference, once per run, from an executed notebook
-to each exercise's verdict, in the trusted grader process.
+"""Step 6: judge what each planned run observed against the reference, from an executed notebook to each
+exercise's verdict, in the trusted grader process.
 
 An exercise passes when its test cell ran, its visible asserts passed and the hidden tests'
 observations match the reference's on the same seed (:mod:`autograder.values.comparison`).  What a
 learner is told comes from trusted text only (:mod:`autograder.values.messages`); the raw errors
 are kept for the instructor.
 
-The grade is the path's run (step 5).  The top-to-bottom run of ``--full`` (step 7) is judged the same way
+The grade is the first planned run's, the path's.  The top-to-bottom run of ``--full`` is judged the same way
 and changes nothing of it: where an exercise's verdict differs, the result's ``run`` says so.  The
-reference's own run is judged by the same :func:`outcomes` (:mod:`autograder.grading.references`)."""
+reference's own run is read by the same :func:`outcomes` (:mod:`.observe`)."""
 
 from __future__ import annotations
 
@@ -209,23 +209,17 @@ def score(data, got: dict[str, CellOutcome], refs: Reference | None, student: nb
 class JudgeObservations(NbGraderPreprocessor):
     def preprocess(self, nb, resources):
         run = resources["grading"]
-        res = run.executed
-        if res is None:
-            return nb, resources
-        if not run.judged:
-            run.judged = True
-            with timing.phase("grader: judge observations"):
-                run.exercises = score(run.data, outcomes(res.nb, run.data.exercises), run.refs, run.submitted.nb,
-                                      res.error, res.nb)
-            result = run.result
-            result.error, result.seconds, result.exercises = res.error, res.seconds, run.exercises
-            result.run = run.path.summary if run.path is not None else "top to bottom"
-        elif run.top_to_bottom is not None and not run.compared:
-            full = run.top_to_bottom
-            other = score(run.data, outcomes(full.nb, run.data.exercises), run.refs, run.submitted.nb, full.error,
-                          full.nb)
-            run.result.run += "; " + top_to_bottom_note(run.exercises, other, full.error)
-            run.compared = True
+        graded, *beside = run.runs
+        with timing.phase("grader: judge observations"):
+            for planned in run.runs:
+                done = planned.executed
+                planned.exercises = score(run.data, outcomes(done.nb, run.data.exercises), run.refs,
+                                          run.submitted.nb, done.error, done.nb)
+        result = run.result
+        result.error, result.seconds, result.exercises = graded.executed.error, graded.executed.seconds, \
+            graded.exercises
+        for other in beside:  # --full's run: said beside the grade, never changing it
+            result.run += "; " + top_to_bottom_note(graded.exercises, other.exercises, other.executed.error)
         return nb, resources
 
 

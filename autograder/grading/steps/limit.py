@@ -12,6 +12,4 @@ from autograder.values import outputs
 class LimitOutputs(NbGraderPreprocessor):
     def preprocess(self, nb, resources):
         run = resources["grading"]
-        if run.executed is None:
-            return None, resources
-        return outputs.clean_notebook(run.executed.nb, run.limits.max_notebook_output_kb * 1024), resources
+        return outputs.clean_notebook(run.graded.executed.nb, run.limits.max_notebook_output_kb * 1024), resources

@@ -1,6 +1,8 @@
 """Step 1: read the submitted file once (:func:`read_submission`), without trusting it: its digest goes
 into the result, its notebook on to the next step.  A file that does not read ends the run: every
-exercise failed, with the reason."""
+exercise failed, with the reason.  A notebook handed over instead of a file (nbgrader's *Autograde*, which
+has read the submission already: :mod:`autograder.adapters.autograde`) is taken by the same rule, from its
+bytes (:func:`read_handed`)."""
 
 from __future__ import annotations
 
@@ -27,10 +29,14 @@ class Submission:
     problem: str | None
 
 
-def read_submission(path: Path) -> Submission:
-    """Read a submitted notebook once: hash its bytes and parse them without trusting them."""
+def read_submission(path: Path, handed: nbformat.NotebookNode | None = None) -> Submission:
+    """Read a submitted notebook once: hash its bytes and parse them without trusting them.  ``handed``: the
+    notebook another reader (nbgrader's *Autograde*) parsed from that file, taken from its own bytes
+    (:func:`read_handed`); the file must still be one a grade reads (a regular file, not a link)."""
     if path.is_symlink() or not path.is_file():
         return Submission(sha(b""), None, "the submitted notebook is missing")
+    if handed is not None:
+        return read_handed(handed)
     try:
         if path.stat().st_size > MAX_NOTEBOOK_BYTES:
             digest = hashlib.sha256()
@@ -44,6 +50,19 @@ def read_submission(path: Path) -> Submission:
         return Submission(sha(b""), None, f"the submitted notebook could not be read ({type(exc).__name__})")
     nb, problem = parse_submission(raw)
     return Submission(sha(raw), nb, problem)
+
+
+def read_handed(nb: nbformat.NotebookNode) -> Submission:
+    """A notebook another reader parsed (nbgrader's), taken as the file it would be: its bytes, within the same
+    size limit, parsed again without trust."""
+    try:
+        raw = nbformat.writes(nb).encode("utf-8", errors="replace")
+    except Exception as exc:  # noqa: BLE001 - whatever a hostile notebook's content makes the writer raise
+        return Submission(sha(b""), None, f"the submitted notebook could not be read ({type(exc).__name__})")
+    if len(raw) > MAX_NOTEBOOK_BYTES:
+        return Submission(sha(raw), None, f"the submitted notebook is larger than {MAX_NOTEBOOK_BYTES >> 20} MiB")
+    parsed, problem = parse_submission(raw)
+    return Submission(sha(raw), parsed, problem)
 
 
 def parse_submission(raw: bytes) -> tuple[nbformat.NotebookNode | None, str | None]:
@@ -70,7 +89,7 @@ def parse_submission(raw: bytes) -> tuple[nbformat.NotebookNode | None, str | No
 class ReadSubmission(NbGraderPreprocessor):
     def preprocess(self, nb, resources):
         run = resources["grading"]
-        run.submitted = read_submission(run.student_path)
+        run.submitted = read_submission(run.student_path, run.handed)
         run.result.submission_sha = run.submitted.sha
         if run.submitted.problem:
             why = run.submitted.problem

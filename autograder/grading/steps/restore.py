@@ -133,5 +133,4 @@ class RestoreInstructorCells(NbGraderPreprocessor):
         if not any(course.grade_id(c) in released_ids for c in nb.cells):
             run.result.tampering.append(
                 f"the notebook does not look like {data.assignment.name}/{data.name} (no matching cells)")
-        run.merged = merged
         return merged, resources
