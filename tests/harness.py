@@ -26,13 +26,14 @@ from pathlib import Path
 import nbformat
 
 from autograder import gradepath
-from autograder.grading.execute import KernelSession, Limits, work_folder
-from autograder.grading.workfolder import compile_cache_env
+from autograder.grading.coursedata import NotebookData
+from autograder.grading.execute import KernelSession, Limits
+from autograder.grading.workfolder import prepared
 from autograder.grading.steps.judge import cell_outcome, verdict
 from autograder.grading.steps.arm import arm_hidden_tests
 from autograder.probe import statedigest
 from autograder.sandbox import launch
-from autograder.values import course, support, variants
+from autograder.values import course, variants
 
 ROOT = Path(__file__).resolve().parent.parent
 ANSWERS = ROOT / "tests" / "answers"
@@ -117,11 +118,11 @@ class NotebookSession:
         self._stack = contextlib.ExitStack()
         try:
             sandbox = new_sandbox()
-            self.workdir = self._stack.enter_context(work_folder(sandbox, f"harness-{self.assignment.name}-"))
-            support.copy_listed(self.assignment.solution_dir, support.listed(self.assignment.solution_dir),
-                                self.workdir)
+            # the work folder every run gets (grading's and the reference's alike), and its kernel's environment
+            self.workdir, env = self._stack.enter_context(prepared(
+                NotebookData.loaded(self.assignment, self.notebook), sandbox, f"harness-{self.assignment.name}-"))
             self.nb = copy.deepcopy(self.armed)
-            self.kernel = KernelSession(self.workdir, nb=self.nb, env=self.env(sandbox, self.workdir),
+            self.kernel = KernelSession(self.workdir, nb=self.nb, env=env,
                                         limits=self.limits, sandbox=sandbox)
             self._stack.enter_context(self.kernel)
         except BaseException:
@@ -131,12 +132,6 @@ class NotebookSession:
 
     def __exit__(self, *exc) -> None:
         self._stack.close()
-
-    @staticmethod
-    def env(sandbox, work: Path) -> dict[str, str]:
-        """The kernel's environment as grading sets it: ``record`` mode, and sandboxed, the compile
-        caches in the run's own folder (:func:`autograder.grading.workfolder.compile_cache_env`)."""
-        return {"AUTOGRADER_MODE": "record", **(compile_cache_env(work) if sandbox is not None else {})}
 
     def _run_cell(self, cell, index: int):
         stopped = self.kernel.run_cell(cell, index)

@@ -20,9 +20,8 @@ from autograder.grading.coursedata import NotebookData
 from autograder.grading.execute import ExecResult, Limits
 from autograder.grading.pipeline import grade_notebook
 from autograder.grading.references import run_reference
-from autograder.grading.steps import GradingRun, default_steps, run_steps
+from autograder.grading.steps import GradingRun, PlannedRun, default_steps, reference_steps, run_steps
 from autograder.grading.steps.arm import ArmHiddenTests
-from autograder.grading.steps.execute import ExecuteInSandbox
 from autograder.grading.steps.limit import LimitOutputs
 from autograder.grading.steps.path import PlanGradePath
 from autograder.grading.steps.read import ReadSubmission
@@ -67,15 +66,18 @@ def step(s, nb, run):
 
 def test_the_steps_are_nbgrader_preprocessors_in_the_stated_order():
     from nbgrader.preprocessors import NbGraderPreprocessor
+    from traitlets.config import Config
 
     steps = default_steps()
     assert all(isinstance(s, NbGraderPreprocessor) for s in steps)
-    names = [type(s).__name__ + (f"({s.mode})" if isinstance(s, ExecuteInSandbox) else "") for s in steps]
-    assert names == ["ReadSubmission", "RestoreInstructorCells", "ArmHiddenTests", "PlanGradePath",
-                     "ExecuteInSandbox(path)", "JudgeObservations", "ExecuteInSandbox(full)", "JudgeObservations",
-                     "LimitOutputs"]
-    assert ExecuteInSandbox(config=__import__("traitlets").config.Config(
-        {"ExecuteInSandbox": {"mode": "full"}})).mode == "full"
+    assert [type(s).__name__ for s in steps] == ["ReadSubmission", "RestoreInstructorCells", "ArmHiddenTests",
+                                                 "PlanGradePath", "ExecuteInSandbox", "JudgeObservations",
+                                                 "LimitOutputs"]
+    assert [type(s).__name__ for s in reference_steps()] == ["ArmHiddenTests", "PlanGradePath", "ExecuteInSandbox",
+                                                             "KeepObservations"]
+    # --full is a setting of the plan, as nbgrader's flags set a preprocessor's traits
+    assert not steps[3].full and default_steps(full=True)[3].full
+    assert PlanGradePath(config=Config({"PlanGradePath": {"full": True}})).full
 
 
 def test_read_hashes_the_bytes_and_parses_them(data, tmp_path):
@@ -107,6 +109,24 @@ def test_read_refuses_a_file_past_the_size_limit_without_parsing_it(data, tmp_pa
     step(ReadSubmission(), None, run)
     assert run.done and "larger than" in run.result.error
     assert run.result.submission_sha == hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_a_handed_notebook_is_read_by_the_rule_a_file_is(data, tmp_path, monkeypatch):
+    """nbgrader's Autograde hands over the notebook it read: taken from its own bytes, parsed again without
+    trust, within the same size limit, and only while the file it came from is one a grade reads."""
+    path = submit(tmp_path, answered(data))
+    handed = nbformat.read(path, as_version=4)
+    run = new_run(data, path, handed=handed)
+    nb = step(ReadSubmission(), None, run)
+    assert not run.done and nb is not handed and course.graded_ids(nb) == course.graded_ids(handed)
+    assert run.result.submission_sha == hashlib.sha256(nbformat.writes(handed).encode()).hexdigest()
+    link = tmp_path / "link.ipynb"
+    link.symlink_to(path)
+    run = new_run(data, link, handed=handed)
+    assert step(ReadSubmission(), None, run) is None and "missing" in run.result.error
+    monkeypatch.setattr(read_step, "MAX_NOTEBOOK_BYTES", 100)
+    run = new_run(data, path, handed=handed)
+    assert step(ReadSubmission(), None, run) is None and "larger than" in run.result.error
 
 
 def test_restore_puts_back_the_test_cells_and_logs_the_tampering(data, tmp_path):
@@ -147,18 +167,23 @@ def test_the_grade_path_is_planned_with_the_hidden_tests_and_every_cell_runs_wit
     nb = copy.deepcopy(data.solution)
     nb.cells.append(nbformat.v4.new_code_cell("scratch = 1"))  # a learner's cell nothing graded reads
     step(PlanGradePath(), nb, visible)
-    assert visible.path is None and visible.todo is nb
+    assert [(r.name, r.nb) for r in visible.runs] == [("top to bottom", nb)]
     hidden = new_run(data, "unused", refs=object())
     step(PlanGradePath(), nb, hidden)
-    assert hidden.path is not None and len(nb.cells) - 1 not in hidden.path.cells
-    assert skip_reason(hidden.todo.cells[-1]) and not any(skip_reason(c) for c in hidden.todo.cells[:-1]
-                                                          if course.grade_id(c))
+    (path,) = hidden.runs
+    assert path.name == "grade path" and path.nb is not nb
+    assert skip_reason(path.nb.cells[-1]) and not any(skip_reason(c) for c in path.nb.cells[:-1]
+                                                      if course.grade_id(c))
 
 
-def test_the_full_step_runs_only_for_full_where_there_is_a_path(data):
-    nb = nbformat.v4.new_notebook()
-    for run in (new_run(data, "unused"), new_run(data, "unused", full=True)):
-        assert step(ExecuteInSandbox(mode="full"), nb, run) is nb and run.top_to_bottom is None
+def test_full_plans_the_notebook_top_to_bottom_after_the_path_and_only_where_there_is_one(data):
+    nb = copy.deepcopy(data.solution)
+    hidden = new_run(data, "unused", refs=object())
+    step(PlanGradePath(full=True), nb, hidden)
+    assert [r.name for r in hidden.runs] == ["grade path", "top to bottom"] and hidden.runs[1].nb is nb
+    visible = new_run(data, "unused")
+    step(PlanGradePath(full=True), nb, visible)
+    assert [r.name for r in visible.runs] == ["top to bottom"]
 
 
 def test_limit_keeps_what_leaves_within_the_notebook_limit(data):
@@ -166,7 +191,7 @@ def test_limit_keeps_what_leaves_within_the_notebook_limit(data):
     nb.cells[0].outputs = [nbformat.v4.new_output("stream", name="stdout", text="x" * (1 << 20))]
     run = new_run(data, "unused")
     run.limits = Limits(max_notebook_output_kb=64)
-    run.executed = ExecResult(nb)
+    run.runs = [PlannedRun("grade path", nb, ExecResult(nb))]
     out = step(LimitOutputs(), nb, run)
     assert len(nbformat.writes(out)) < 128 * 1024
 
