@@ -79,8 +79,9 @@ from autograder.adapters.autograde import autograde_steps  # noqa: E402
 
 c.Autograde.autograde_preprocessors = autograde_steps()
 
-# nbgrader records each test cell with its hidden tests and restores them at autograde; this does so
-# without warning that an honest submission changed the cell (autograder.adapters.hiddentests).
+# Grading in the sandbox, the notebook goes on to GradeInSandbox as nbgrader read it: the grade's own steps
+# restore the instructor's cells, by one rule.  With trusted_input, nbgrader's sanitize steps run, restoring
+# the hidden tests without warning that an honest submission changed the cell (autograder.adapters.hiddentests).
 from autograder.adapters.hiddentests import sanitize_steps  # noqa: E402
 
 c.Autograde.sanitize_preprocessors = sanitize_steps()

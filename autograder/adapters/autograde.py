@@ -1,19 +1,21 @@
 """nbgrader's own ``autograde`` (and the formgrader's *Autograde* button), grading through the library's grade.
 
-nbgrader's ``Autograde`` converter copies a submission into ``autograded/``, restores the locked cells
-(its sanitize steps, :mod:`autograder.adapters.hiddentests`), then runs its autograde steps on the
-copy: stock nbgrader executes the learner's code in a plain kernel with the hidden tests in it, scores
-the error outputs (``SaveAutoGrades``) and computes the late penalty (``AssignLatePenalties``).
-``nbgrader_config.py`` sets those steps to :func:`autograde_steps`: :class:`GradeInSandbox`, then
-nbgrader's ``CheckCellMetadata``.
+nbgrader's ``Autograde`` converter reads a submission, passes it through its sanitize steps, then its
+autograde steps: stock nbgrader restores the locked cells, executes the learner's code in a plain kernel
+with the hidden tests in it, scores the error outputs (``SaveAutoGrades``) and computes the late penalty
+(``AssignLatePenalties``).  ``nbgrader_config.py`` sets the sanitize steps to
+:func:`autograder.adapters.hiddentests.sanitize_steps` (the notebook handed on as nbgrader read it: one rule
+restores the instructor's cells, the grade's) and the autograde steps to :func:`autograde_steps`:
+:class:`GradeInSandbox`, then nbgrader's ``CheckCellMetadata``.
 
-:class:`GradeInSandbox` grades that one notebook with :func:`autograder.adapters.batch.grade`, in this
-process (:meth:`~autograder.adapters.batch.GradeRequest.one_notebook`): the same plan, reference, grading steps
-(:mod:`autograder.grading.steps`) and the same one writer of scores, comments and late penalty
+:class:`GradeInSandbox` grades the notebook nbgrader hands it with :func:`autograder.adapters.batch.grade`, in
+this process (:meth:`~autograder.adapters.batch.GradeRequest.one_notebook`): the same plan, reference, grading
+steps (:mod:`autograder.grading.steps`, whose first step reads the handed notebook by the rule it reads a file
+by) and the same one writer of scores, comments and late penalty
 (:func:`autograder.adapters.gradebook.write_result`, with ``SaveAutoGrades``'s and
-``AssignLatePenalties``' semantics and the lateness of nbgrader's gradebook).  nbgrader then writes the
-notebook the step returns, which is the autograded notebook that writer wrote: nothing scores its
-outputs again, so a verdict is recorded once, as a score.  A notebook ``grade`` refuses or cannot
+``AssignLatePenalties``' semantics and the lateness of nbgrader's gradebook).  It returns the autograded
+notebook that writer made, and nbgrader writes it: nothing scores its outputs again, so a verdict is
+recorded once, as a score.  A notebook ``grade`` refuses or cannot
 read is recorded as a zero by that writer, and nbgrader gets the submission with each test cell
 showing why; a reference that cannot run stops the notebook's autograde with that reason, as it stops
 ``grade``.
@@ -62,14 +64,17 @@ class GradeInSandbox(NbGraderPreprocessor):
         said = io.StringIO()
         try:
             with contextlib.redirect_stdout(said), contextlib.redirect_stderr(said):
-                grade(GradeRequest.one_notebook(root, assignment, student, notebook), print)
+                outcome = grade(GradeRequest.one_notebook(root, assignment, student, notebook, nb), print)
         except (UserError, ReferenceFailed) as exc:  # a reference that cannot run: nothing is recorded, as with `grade`
             raise RuntimeError(f"{student}/{assignment}/{notebook} was not graded: {str(exc)[-600:]}") from None
         self.log.info("graded in the sandbox:\n%s", said.getvalue()[-3000:])
-        graded = course.folder(root, "autograded", student, assignment) / f"{notebook}.ipynb"
-        if not graded.is_file():  # refused or unreadable: the writer recorded a zero and says why
-            return shown_as_not_graded(nb, _why(root, assignment, student, notebook)), resources
-        return nbformat.read(graded, as_version=4), resources
+        key = (student, assignment, notebook)
+        graded = outcome.written.get(key)
+        if graded is None:  # refused or unreadable: the writer recorded a zero and says why
+            result = outcome.results.get(key)
+            why = result.error if result is not None and result.error else "grading left no graded notebook"
+            return shown_as_not_graded(nb, why), resources
+        return graded, resources
 
     def _stock(self, nb, resources):
         """nbgrader's default autograde steps before ``CheckCellMetadata``, as nbgrader configures them."""
@@ -80,13 +85,6 @@ class GradeInSandbox(NbGraderPreprocessor):
             if step is not CheckCellMetadata:
                 nb, resources = step(parent=self.parent)(nb, resources)  # (a step the config disables is skipped)
         return nb, resources
-
-
-def _why(root: Path, assignment: str, student: str, notebook: str) -> str:
-    from autograder.grading.store import ResultStore
-
-    result = ResultStore(root).get(assignment, student, notebook)
-    return (result.error if result is not None and result.error else "grading left no graded notebook")
 
 
 def shown_as_not_graded(nb, why: str):

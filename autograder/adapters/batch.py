@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+import nbformat
+
 from autograder import PACKAGE_DIR
 from autograder.adapters import late
 from autograder.adapters.gradebook import recorded_in_gradebook, withdraw
@@ -64,6 +66,7 @@ class GradeRequest:
     backend: str = "local"
     slurm: SlurmOptions = field(default_factory=SlurmOptions)
     sandbox: bool = True
+    handed: nbformat.NotebookNode | None = None  # nbgrader's Autograde: the one notebook, as it read it
 
     @property
     def trial(self) -> bool:
@@ -82,11 +85,12 @@ class GradeRequest:
                                       args.chunk, args.cpus_per_job, args.mem_gb))
 
     @classmethod
-    def one_notebook(cls, root: Path, assignment: str, student: str, notebook: str) -> "GradeRequest":
+    def one_notebook(cls, root: Path, assignment: str, student: str, notebook: str,
+                     handed: nbformat.NotebookNode) -> "GradeRequest":
         """One notebook of one student, graded again whatever is recorded, in this process: what nbgrader's
-        *Autograde* of that notebook runs."""
+        *Autograde* of that notebook runs, on the notebook it ``handed`` over (the submission as it read it)."""
         return cls(root=root, assignments=[assignment], students=[student], notebooks=[notebook], force=True,
-                   workers=1)
+                   workers=1, handed=handed)
 
 
 @dataclass
@@ -94,6 +98,7 @@ class Outcome:
     """What a ``grade`` run did."""
 
     results: dict[tuple[str, str, str], NotebookResult]  # (student, assignment, notebook): every planned one
+    written: dict[tuple[str, str, str], nbformat.NotebookNode]  # the autograded notebooks, kept for a handed one
     changes: list[Change]
     taken_back: list[tuple[Found, NotebookResult]]  # grades that no longer stand
     held: list[tuple[Found, str]]  # notebooks whose nbgrader time does not read, with that text
@@ -149,7 +154,7 @@ def grade(req: GradeRequest, say: Callable[[str], None] = print, progress=None) 
     names = sorted({f.assignment.name for f in todo})
     seeds = ({n: req.seed for n in names} if trial else seeds_mod.term_seeds(root, names, rotate=req.new_seed))
     limits = Limits.from_env()
-    recorder = Recorder(root, db_url, trial)
+    recorder = Recorder(root, db_url, trial, keep_written=req.handed is not None)
     store = recorder.store
     in_gradebook = recorded_in_gradebook(db_url)
     held = {id(f): (f, when) for f in todo if (when := unreadable_nbgrader_time(root, f)) is not None}
@@ -206,7 +211,7 @@ def grade(req: GradeRequest, say: Callable[[str], None] = print, progress=None) 
         workers = backend.workers
     if progress is not None:
         progress.close()
-    return Outcome(results, recorder.changes, taken_back, list(held.values()), len(jobs), workers,
+    return Outcome(results, recorder.written, recorder.changes, taken_back, list(held.values()), len(jobs), workers,
                    time.monotonic() - start)
 
 
@@ -224,7 +229,8 @@ def _plan(req: GradeRequest, todo: list[Found], seeds: dict, limits: Limits, sto
             d = d.for_student(f.student, secrets[f.assignment.name])
         data[d.key] = d
         inputs = run_inputs(d, f.path, seeds[f.assignment.name], limits)
-        job = Job(d, f.student, str(f.path), seeds[f.assignment.name], req.sandbox, inputs_key(inputs), full=req.full)
+        job = Job(d, f.student, str(f.path), seeds[f.assignment.name], req.sandbox, inputs_key(inputs), full=req.full,
+                  handed=req.handed)
         prior = store.entry(f.assignment.name, f.student, f.notebook)
         graded = course.folder(req.root, "autograded", f.student, f.assignment.name, f"{f.notebook}.ipynb")
         rerun = (req.trial or req.force or prior is None or prior.key != job.key

@@ -122,13 +122,13 @@ def withdraw(root: Path, db_url: str, assignment: str, student: str, notebook: s
 
 
 def write_result(root: Path, db_url: str, job, result: NotebookResult, terms: late.Terms,
-                 executed: nbformat.NotebookNode | None, rerecord: bool = False) -> None:
+                 executed: nbformat.NotebookNode | None, rerecord: bool = False) -> nbformat.NotebookNode | None:
     """Record one job's result: the autograded notebook, and its grades and comments in the gradebook, with the
     due date and extension of ``terms`` (what decided the result's lateness, read once by the caller).
 
     A run that left no executed notebook (unreadable, refused, a grader error) removes the one an earlier
     run wrote, so that nothing reads a stale notebook as this result's; ``rerecord`` (a change of policy
-    alone, nothing ran) keeps it."""
+    alone, nothing ran) keeps it.  Returns the autograded notebook it wrote, if any."""
     from nbgrader.api import Gradebook
 
     warnings.filterwarnings("ignore", module="nbgrader")
@@ -136,8 +136,9 @@ def write_result(root: Path, db_url: str, job, result: NotebookResult, terms: la
 
     dest = course.folder(root, "autograded", job.student, job.assignment)
     dest.mkdir(parents=True, exist_ok=True)
-    if executed is not None:
-        write_atomic(dest / f"{job.notebook}.ipynb", nbformat.writes(autograded_notebook(executed, result)))
+    written = autograded_notebook(executed, result) if executed is not None else None
+    if written is not None:
+        write_atomic(dest / f"{job.notebook}.ipynb", nbformat.writes(written))
     elif not rerecord:
         (dest / f"{job.notebook}.ipynb").unlink(missing_ok=True)
     # the time nbgrader's own lateness is computed from: only one a penalty may rest on (autograder.adapters.late.Terms);
@@ -181,3 +182,4 @@ def write_result(root: Path, db_url: str, job, result: NotebookResult, terms: la
         notebook = gb.find_submission_notebook(job.notebook, job.assignment, job.student)
         notebook.late_submission_penalty = result.late_penalty or None
         gb.db.commit()
+    return written

@@ -14,16 +14,23 @@ as nbgrader's own ``ClearHiddenTests`` makes it); nbgrader's checks then run unc
 cell a learner did edit is still reported and restored as before.  A variant cell that holds other values
 than the gradebook's (each student's own, :mod:`autograder.values.variants`) and nothing else changed is
 kept as it is, without the warning: ``grade`` draws the student's variant again and notes a notebook
-that holds another.  :func:`sanitize_steps` is
-nbgrader's sanitize pipeline with it in place of ``OverwriteCells``, for ``nbgrader_config.py``
-(``c.Autograde.sanitize_preprocessors``).
+that holds another.  :func:`stock_sanitize_steps` is
+nbgrader's sanitize pipeline with it in place of ``OverwriteCells``.
+
+Those steps serve nbgrader's own grading alone (``--GradeInSandbox.trusted_input=True``).  Grading in the
+sandbox, the notebook nbgrader hands over is the submission as it read it: the grade's own steps read it
+without trust and restore the instructor's cells by one rule, logging each edit
+(:mod:`autograder.grading.steps`), as ``grade`` does with the file.  :func:`sanitize_steps`, for
+``nbgrader_config.py`` (``c.Autograde.sanitize_preprocessors``), is one step, :class:`SanitizeForStockGrading`,
+that runs nbgrader's sanitize steps where nbgrader grades and hands the notebook on untouched where the sandbox
+does.
 """
 
 from __future__ import annotations
 
 import nbformat
 from nbgrader.api import MissingEntry
-from nbgrader.preprocessors import OverwriteCells
+from nbgrader.preprocessors import NbGraderPreprocessor, OverwriteCells
 
 from autograder.values import course, learner_view, variants
 
@@ -60,9 +67,28 @@ class RestoreHiddenTests(OverwriteCells):
         return super().preprocess_cell(cell, resources, cell_index)
 
 
-def sanitize_steps() -> list:
+def stock_sanitize_steps() -> list:
     """nbgrader's autograde sanitize steps, with :class:`RestoreHiddenTests` where ``OverwriteCells`` was."""
     from nbgrader.converters import Autograde
 
     default = Autograde.class_traits()["sanitize_preprocessors"].default()
     return [RestoreHiddenTests if step is OverwriteCells else step for step in default]
+
+
+class SanitizeForStockGrading(NbGraderPreprocessor):
+    """nbgrader's sanitize steps (:func:`stock_sanitize_steps`) where nbgrader's own steps grade
+    (``GradeInSandbox.trusted_input``); where the sandbox grades, the submission as nbgrader read it, untouched."""
+
+    def preprocess(self, nb, resources):
+        from autograder.adapters.autograde import GradeInSandbox
+
+        if not GradeInSandbox(parent=self.parent).trusted_input:
+            return nb, resources
+        for step in stock_sanitize_steps():
+            nb, resources = step(parent=self.parent)(nb, resources)
+        return nb, resources
+
+
+def sanitize_steps() -> list:
+    """``c.Autograde.sanitize_preprocessors`` for this course: :class:`SanitizeForStockGrading` alone."""
+    return [SanitizeForStockGrading]

@@ -38,12 +38,14 @@ class Change:
 
 
 class Recorder:
-    """Records results for one ``grade`` run (``trial``: a run with ``--seed N``, which keeps nothing)."""
+    """Records results for one ``grade`` run (``trial``: a run with ``--seed N``, which keeps nothing;
+    ``keep_written``: keep each autograded notebook written, in :attr:`written`, for nbgrader's *Autograde*)."""
 
-    def __init__(self, root: Path, db_url: str, trial: bool) -> None:
-        self.root, self.db_url, self.trial = root, db_url, trial
+    def __init__(self, root: Path, db_url: str, trial: bool, keep_written: bool = False) -> None:
+        self.root, self.db_url, self.trial, self.keep_written = root, db_url, trial, keep_written
         self.store = ResultStore(root)
         self.changes: list[Change] = []
+        self.written: dict[tuple[str, str, str], nbformat.NotebookNode] = {}
         self._registered: set[str] = set()
 
     def register(self, assignments) -> None:
@@ -86,7 +88,9 @@ class Recorder:
             return result
         try:
             with timing.unit("write", student=job.student, notebook=job.notebook), timing.phase("gradebook write"):
-                write_result(self.root, self.db_url, job, result, terms, executed, rerecord=why is None)
+                written = write_result(self.root, self.db_url, job, result, terms, executed, rerecord=why is None)
+            if written is not None and self.keep_written:
+                self.written[(job.student, job.assignment, job.notebook)] = written
         except Exception as exc:  # noqa: BLE001 - e.g. an output that would not serialise
             reason = f"grader error: the result could not be recorded ({type(exc).__name__}: {str(exc)[:200]})"
             print(f"{job.student}/{job.assignment}/{job.notebook}: {reason}", file=sys.stderr, flush=True)
