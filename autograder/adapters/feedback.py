@@ -28,7 +28,7 @@ import nbformat
 
 from autograder.adapters.converters import CourseStep
 from autograder.grading.store import ResultStore
-from autograder.grading.submission import learner_variant_lines
+from autograder.grading.steps.restore import learner_variant_lines
 from autograder.values import course, learner_view, outputs
 from autograder.values.records import NotebookResult, Status
 

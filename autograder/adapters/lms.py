@@ -13,7 +13,7 @@ A learner submits only for themself.  Each download is read in one LMS's layout,
 and Blackboard's file names at the top of the download (:func:`parse`); LMS ids become student ids through an
 optional LMS roster (:mod:`autograder.adapters.lms_roster`), and every id passes
 :func:`autograder.adapters.lms_roster.check_id`.  A file whose name is not one of the assignment's notebooks is
-taken as the notebook whose cells it carries (:func:`autograder.grading.submission.renamed_notebook`).
+taken as the notebook whose cells it carries (:func:`autograder.adapters.submitted.renamed_notebook`).
 
 A download is unpacked as plain ``0644`` files of the instructor (never the archive's setuid, setgid or
 executable modes), within bounds checked on the archive's headers before anything is touched
@@ -37,7 +37,7 @@ from nbgrader.plugins import ExtractorPlugin, FileNameCollectorPlugin
 from traitlets import Unicode
 
 from autograder.adapters import lms_roster
-from autograder.grading.submission import notebook_ids, renamed_notebook
+from autograder.adapters.submitted import notebook_ids, renamed_notebook
 from autograder.grading.steps.read import read_submission
 from autograder.values import course
 

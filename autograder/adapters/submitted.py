@@ -1,5 +1,6 @@
 """nbgrader's ``submitted/STUDENT/ASSIGNMENT/`` layout, as ``grade`` plans from it: which file of each
-submission folder is each notebook (a renamed copy recognised by its cells), the submission times that
+submission folder is each notebook (a renamed copy recognised by its cells, :func:`renamed_notebook`, as an LMS
+download's is too), the submission times that
 hold a notebook back, and the instructor's word for a time.
 
 Read here once, for the plan; :mod:`autograder.adapters.recorder` reads each time again only where a
@@ -13,7 +14,7 @@ from pathlib import Path
 
 from autograder.adapters import late, times
 from autograder.grading.store import ResultStore
-from autograder.grading.submission import notebook_ids, renamed_notebook
+from autograder.grading.steps.read import read_submission
 from autograder.values import course
 from autograder.values.errors import UserError
 
@@ -27,6 +28,27 @@ class Found:
     student: str
     path: Path  # the file to grade (NOTEBOOK.ipynb, or the one renamed copy that carries its cells)
     notes: list[str] = field(default_factory=list)
+
+
+def graded_ids_of(path: Path) -> set[str]:
+    """The nbgrader grade ids a submitted notebook carries (read without trust; none when it does not read)."""
+    submitted = read_submission(path)
+    return set() if submitted.problem or submitted.nb is None else course.graded_ids(submitted.nb)
+
+
+def notebook_ids(assignment: course.Assignment) -> dict[str, set[str]]:
+    """Each notebook of ``assignment`` and the nbgrader grade ids of its cells, by which a renamed copy
+    is recognised (:func:`renamed_notebook`)."""
+    return {nb: course.graded_ids(course.read(assignment.solution(nb))) for nb in assignment.notebooks()}
+
+
+def renamed_notebook(path: Path, names: dict[str, set[str]]) -> str | None:
+    """The notebook of ``names`` (notebook -> grade ids, :func:`notebook_ids`) that a file not named after
+    it is: the one whose cells it carries, and no other notebook's (``01_tensors (1).ipynb``,
+    ``01_tensors-Copy1.ipynb``, another case).  None when it carries none, several, or does not read."""
+    ids = graded_ids_of(path)
+    carried = {nb for nb, nb_ids in names.items() if nb_ids & ids}
+    return carried.pop() if len(carried) == 1 else None
 
 
 def locate(folder: Path, names: dict[str, set[str]]) -> tuple[dict[str, tuple[Path, str]], list[str]]:

@@ -16,7 +16,7 @@ from autograder.adapters.batch import GradeRequest, ReferenceFailed, grade
 from autograder.adapters.recorder import Change
 from autograder.adapters.submitted import Found
 from autograder.grading.jobs import Job
-from autograder.grading.submission import VARIANT_NOTE
+from autograder.grading.steps.restore import VARIANT_NOTE
 from autograder.values.records import NotebookResult
 
 

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from autograder.commands import check
 from autograder.grading.coursedata import NotebookData
-from autograder.grading.submission import attempted
+from autograder.grading.steps.judge import attempted
 from autograder.grading.steps.read import read_submission
 from autograder.values import course
 from autograder.values.errors import UserError

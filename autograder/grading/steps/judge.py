@@ -17,9 +17,21 @@ import json
 import nbformat
 from nbgrader.preprocessors import NbGraderPreprocessor
 
-from autograder.grading.submission import attempted
 from autograder.values import comparison, course, messages, outputs, timing, wire
 from autograder.values.records import CellOutcome, ExerciseResult, Reference, Status
+
+
+def attempted(student: nbformat.NotebookNode | None, release: nbformat.NotebookNode, ex: course.Exercise) -> bool:
+    """Whether the learner changed any of the exercise's answer cells from the released stub."""
+    if student is None:
+        return False
+    stubs = {course.grade_id(c): c.source.strip() for c in release.cells
+             if course.exercise_of(c) == ex.id and course.is_solution(c)}
+    for cell in student.cells:
+        gid = course.grade_id(cell)
+        if gid in stubs and cell.get("source", "").strip() != stubs[gid]:
+            return True
+    return False
 
 
 def cell_outcome(cell, exercise: str) -> CellOutcome:

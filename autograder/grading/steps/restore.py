@@ -1,17 +1,42 @@
 """Step 2: the notebook to run, rebuilt from the instructor's copy (:func:`merge`):
 the learner's answer cells and own cells, every test cell restored, and what was tampered with logged in the
 result (not silently fixed); a cell as an earlier release of the course handed it out is no edit
-(:mod:`autograder.values.released`).  A notebook with none of the release's cells is noted as not this notebook."""
+(:mod:`autograder.values.released`).  A notebook with none of the release's cells is noted as not this notebook.
+A variant cell that holds another student's values is noted here (:func:`variant_note`), and told to the learner
+from that note alone (:func:`learner_variant_lines`)."""
 
 from __future__ import annotations
 
 import copy
+import re
 
 import nbformat
 from nbgrader.preprocessors import NbGraderPreprocessor
 
-from autograder.grading.submission import variant_note
 from autograder.values import course, outputs, released, timing, variants
+
+
+VARIANT_NOTE = "holds another variant than the one this student is graded on"
+_VARIANT_TAMPER = re.compile(rf"^variant cell (\S+) {VARIANT_NOTE} \(graded with (.+)\)$")
+
+
+def variant_note(gid: str, values: dict) -> str:
+    """The instructor's note for a variant cell that holds another variant than the student's own (``values``)."""
+    mine = ", ".join(f"{k} = {v!r}" for k, v in values.items())
+    return f"variant cell {gid} {VARIANT_NOTE} (graded with {mine})"
+
+
+def learner_variant_lines(tampering: list[str]) -> list[str]:
+    """What a learner is told of :func:`variant_note`: that the tests ran on their own variant, and which
+    (values the grader drew for them, never what the notebook held)."""
+    lines = []
+    for note in tampering:
+        m = _VARIANT_TAMPER.match(str(note))
+        if m:
+            lines.append(f"Your notebook holds another variant than yours (cell {m.group(1)}): it was graded on your "
+                         f"own, {m.group(2)}, so answers written for the other one may fail here. Answer for your "
+                         "own variant (ask your instructor for your own copy if you worked in someone else's).")
+    return lines
 
 
 def merge(student: nbformat.NotebookNode | None, release: nbformat.NotebookNode,
