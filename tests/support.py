@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import contextlib
 import filecmp
+import io
 import json
+import logging
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
+import warnings
 from pathlib import Path
 
 import attacks
@@ -48,7 +51,93 @@ def tool_env() -> dict:
 
 
 def run_tool(args, cwd, timeout=1800):
+    """A command in a process of its own: for what only a process shows (its exit under a signal or a time
+    limit, its umask and what it leaves open, workers and kernels it starts, another user or interpreter),
+    and for ``grade``, ``hub`` and ``demo``, which start processes of their own and run long."""
     return subprocess.run(args, cwd=cwd, env=tool_env(), capture_output=True, text=True, timeout=timeout)
+
+
+# what a fresh Python shows of warnings (no -W option, no PYTHONWARNINGS): pytest's own filters, and the warnings
+# it records, stay out of a command's stderr
+_FRESH_WARNING_FILTERS = [("default", DeprecationWarning, "__main__"), ("ignore", DeprecationWarning, ""),
+                          ("ignore", PendingDeprecationWarning, ""), ("ignore", ImportWarning, ""),
+                          ("ignore", ResourceWarning, "")]
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    """A warning, printed as Python prints it (to ``sys.stderr``, the command's while it runs)."""
+    (file or sys.stderr).write(warnings.formatwarning(message, category, filename, lineno, line))
+
+
+def _fresh_process_state() -> None:
+    """Forget what the package keeps for the rest of a process (each cache is checked against its files' stamps,
+    which a file rewritten within the same tick and size would not change): each command starts as in a
+    process of its own."""
+    from autograder.adapters import late
+    from autograder.grading import coursedata, jobs
+    from autograder.values import course as course_values
+
+    course_values._CONFIGS.clear()
+    course_values._SOURCE_IDS.clear()
+    coursedata._LOADED.clear()
+    late._POLICIES.clear()
+    jobs._GRADER_VERSION = None  # a digest of the package's files as they are now
+
+
+def run_cli(args: list[str], cwd, env: dict | None = None) -> subprocess.CompletedProcess:
+    """``autograder ARGS`` in this process, as ``python -m autograder ARGS`` runs it in ``cwd`` (the way click's
+    ``CliRunner`` runs a command): the environment of :func:`tool_env` with ``env`` added, what it prints to
+    ``sys.stdout`` and ``sys.stderr`` (its log lines and warnings included) captured, the exit status of a
+    ``SystemExit`` (argparse's errors) or of ``main``'s return.  Any other exception is raised: a traceback
+    a process would print is a failing test here.  The working folder, the environment, the umask (a
+    class's course sets 077), ``sys.argv``, the root logger and the warning filters are as they were
+    afterwards.  Nothing the commands run here prints to the process's file descriptors: each subprocess
+    they start (nbgrader, kernels) has its output captured or discarded.  For what isolation alone shows,
+    :func:`run_tool`."""
+    from autograder import cli
+
+    environ = tool_env()
+    environ.update(env or {})
+    saved_environ, saved_cwd, saved_argv = dict(os.environ), os.getcwd(), sys.argv
+    saved_umask = os.umask(0o022)
+    os.umask(saved_umask)
+    root_logger = logging.getLogger()
+    saved_handlers, saved_level = root_logger.handlers[:], root_logger.level
+    out, err = io.StringIO(), io.StringIO()
+    _fresh_process_state()
+    try:
+        os.environ.clear()
+        os.environ.update(environ)
+        os.chdir(cwd)
+        sys.argv = [str(Path(cli.__file__).with_name("__main__.py")), *args]
+        root_logger.handlers = []  # main's logging.basicConfig writes to this stderr, as in a process of its own
+        with warnings.catch_warnings(), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            warnings.resetwarnings()
+            for action, category, module in reversed(_FRESH_WARNING_FILTERS):
+                warnings.filterwarnings(action, category=category, module=module)
+            warnings.showwarning = _show_warning  # not to pytest's record of the test's own warnings
+            try:
+                code = cli.main(list(args))
+            except SystemExit as exc:
+                code = exc.code
+            if code is not None and not isinstance(code, int):  # SystemExit("message"): printed, status 1
+                print(code, file=sys.stderr)
+                code = 1
+    except BaseException as exc:
+        exc.add_note(f"autograder {' '.join(map(str, args))} printed:\n{out.getvalue()[-3000:]}{err.getvalue()[-3000:]}")
+        raise
+    finally:
+        for handler in root_logger.handlers:
+            if handler not in saved_handlers:
+                handler.close()
+        root_logger.handlers, root_logger.level = saved_handlers, saved_level
+        sys.argv = saved_argv
+        os.umask(saved_umask)
+        os.chdir(saved_cwd)
+        os.environ.clear()
+        os.environ.update(saved_environ)
+    return subprocess.CompletedProcess([sys.executable, "-m", "autograder", *args], 0 if code is None else int(code),
+                                       out.getvalue(), err.getvalue())
 
 
 def set_answers(nb_path: Path, sources: dict[str, str]) -> None:
@@ -70,7 +159,7 @@ def bare_fixture_course(dest: Path) -> Path:
 
 def release(course_dir: Path) -> Path:
     """Release the course's assignments (``autograder release``), as its instructor does first."""
-    out = run_tool([sys.executable, "-m", "autograder", "release"], course_dir)
+    out = run_cli(["release"], course_dir)
     assert out.returncode == 0, out.stdout + out.stderr
     return course_dir
 
