@@ -15,7 +15,7 @@ from pathlib import Path
 
 import attacks
 import pytest
-from support import ROOT, fixture_course, run_tool, set_answers
+from support import ROOT, fixture_course, run_cli, run_tool, set_answers
 
 from autograder.commands import check
 from autograder.values import course
@@ -28,7 +28,7 @@ NAME = attacks.ASSIGNMENT  # 00_fixture
 
 
 def autograder(*args, cwd):
-    return run_tool([sys.executable, "-m", "autograder", *args], cwd)
+    return run_cli(list(args), cwd)
 
 
 @pytest.fixture(scope="module")
@@ -137,9 +137,10 @@ def test_release_keeps_a_corrupt_notebook(fx):
 
 
 def test_commands_outside_a_course_say_where_they_looked(tmp_path):
+    """As ``python -m autograder`` prints it, in a process of its own: the one line and its exit status."""
     shutil.copy(ROOT / "notebooks" / "01_tensors" / "01_tensors.ipynb", tmp_path / "nb.ipynb")
     for args in (["release"], ["progress"], ["check", "nb.ipynb"], ["handout", "--to", "pack"]):
-        out = autograder(*args, cwd=tmp_path)
+        out = run_tool([sys.executable, "-m", "autograder", *args], tmp_path)
         assert out.returncode == 2, (args, out.stdout, out.stderr)
         line = one_line(out)
         assert str(tmp_path) in line and "AUTOGRADER_COURSE_ROOT" in line and "cd into" in line, line

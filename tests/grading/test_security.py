@@ -24,7 +24,7 @@ from pathlib import Path
 import attacks
 import pytest
 from attacks import gradebook_scores
-from support import LIMITS, SEED, fix_term_seed, fixture_course, grade, results, run_tool, tool_env
+from support import LIMITS, SEED, fix_term_seed, fixture_course, grade, results, run_cli, run_tool, tool_env
 
 from autograder.sandbox import launch as sandbox
 
@@ -176,7 +176,7 @@ def test_feedback_never_shows_hidden_tests(batch):
     import html
 
     course = batch["course"]
-    out = run_tool([sys.executable, "-m", "autograder", "feedback"], course)
+    out = run_cli(["feedback"], course)
     assert out.returncode == 0, out.stderr[-3000:]
     hidden = _hidden_lines(course)
     assert hidden
@@ -210,7 +210,7 @@ def test_no_active_content_reaches_the_instructor(batch):
             assert set(o.get("data", {})) <= {"text/plain", "image/png", "image/jpeg"}, o
         if cell["cell_type"] == "markdown":
             assert "<script" not in "".join(cell["source"]), cell["source"]
-    run_tool([sys.executable, "-m", "autograder", "feedback", "--student", "active_content"], course)
+    run_cli(["feedback", "--student", "active_content"], course)
     page = (course / "feedback" / "active_content" / attacks.ASSIGNMENT / f"{attacks.ASSIGNMENT}.html").read_text()
     # as source code or escaped text it is inert; as markup it would run in the instructor's browser
     assert "<script>window." + attacks.XSS_MARK not in page and "<svg onload" not in page

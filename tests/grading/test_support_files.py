@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import json
 import shutil
-import sys
 from pathlib import Path
 
 import nbformat
 import pytest
-from support import ROOT, bare_fixture_course, release, run_tool
+from support import ROOT, bare_fixture_course, release, run_cli, run_tool
 
 from autograder.commands import handout
 from autograder.values import course, support
@@ -70,7 +69,7 @@ def test_nbgrader_generate_assignment_obeys_the_list(authored, tmp_path):
 
 
 def test_a_pack_holds_only_listed_files_and_the_leak_scan_reads_every_file(authored, tmp_path):
-    out = run_tool([sys.executable, "-m", "autograder", "handout", "--to", str(tmp_path / "pack")], authored)
+    out = run_cli(["handout", "--to", str(tmp_path / "pack")], authored)
     assert out.returncode == 0, out.stdout + out.stderr
     files = {p.relative_to(tmp_path / "pack").as_posix() for p in (tmp_path / "pack").rglob("*") if p.is_file()}
     assert f"notebooks/{A}/helper.py" in files and f".release/{A}/helper.py" in files
@@ -126,7 +125,7 @@ def test_release_says_which_listed_file_is_missing_in_one_line(authored, tmp_pat
     root = tmp_path / "c"
     shutil.copytree(authored, root)
     (root / "solutions" / A / "helper.py").unlink()
-    out = run_tool([sys.executable, "-m", "autograder", "release"], root)
+    out = run_cli(["release"], root)
     assert out.returncode == 2 and "Traceback" not in out.stderr, out.stderr
     assert "helper.py" in out.stderr and "support_files" in out.stderr and len(out.stderr.strip().splitlines()) == 1
 

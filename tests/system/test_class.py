@@ -15,7 +15,7 @@ import sys
 import attacks
 import pytest
 from bs4 import BeautifulSoup
-from support import bare_fixture_course, grade, release, run_tool
+from support import bare_fixture_course, grade, release, run_cli, run_tool
 
 from autograder.adapters.times import COLLECTOR
 from autograder.adapters.times import record as record_time
@@ -77,7 +77,7 @@ def graded(tmp_path_factory):
 
 
 def test_late_work_is_penalised_as_the_policy_states(graded):
-    out = run_tool([sys.executable, "-m", "autograder", "export", "--to", "grades.csv"], graded)
+    out = run_cli(["export", "--to", "grades.csv"], graded)
     assert out.returncode == 0, out.stderr
     rows = {r["student"]: r for r in csv.DictReader(open(graded / "grades.csv"))}
     late = rows["late"]
@@ -102,8 +102,7 @@ def test_late_work_is_penalised_as_the_policy_states(graded):
 def test_canvas_export(graded, tmp_path):
     roster = tmp_path / "roster.csv"
     roster.write_text("lms_id,student_id\n501,ok0\n502,late\n")
-    out = run_tool([sys.executable, "-m", "autograder", "export", "--format", "canvas", "--roster", str(roster),
-                    "--to", "canvas.csv"], graded)
+    out = run_cli(["export", "--format", "canvas", "--roster", str(roster), "--to", "canvas.csv"], graded)
     assert out.returncode == 0, out.stderr
     table = list(csv.reader(open(graded / "canvas.csv")))
     assert table[0] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", attacks.ASSIGNMENT]
@@ -129,7 +128,7 @@ def test_class_report_counts_what_the_class_missed(graded):
     assert (top["exercise"], top["check"], top["students"], top["who"]) == (EX1, "visible tests", 2,
                                                                             ["wrong0", "wrong1"])
     assert sorted(s["totals"].values()) == pytest.approx([0.0, 2.0, 2.0, 2.0, 2.0, 2.1, 2.4, 3.0, 3.0, 3.0, 3.0, 3.0])
-    out = run_tool([sys.executable, "-m", "autograder", "report", "--to", "reports"], graded)
+    out = run_cli(["report", "--to", "reports"], graded)
     assert out.returncode == 0, out.stderr
     page = (graded / "reports" / f"{attacks.ASSIGNMENT}.html").read_text()
     assert "data:image/png;base64," in page and "What the class has not got" in page and "58%" in page
@@ -138,7 +137,7 @@ def test_class_report_counts_what_the_class_missed(graded):
 @pytest.fixture(scope="module")
 def report_page(graded) -> BeautifulSoup:
     """The class report, written by `autograder report` to its default folder."""
-    out = run_tool([sys.executable, "-m", "autograder", "report"], graded)
+    out = run_cli(["report"], graded)
     assert out.returncode == 0, out.stderr
     return BeautifulSoup((graded / "reports" / f"{attacks.ASSIGNMENT}.html").read_text(), "html.parser")
 
@@ -190,7 +189,7 @@ def test_class_report_lists_every_student_with_a_link_to_their_feedback(graded, 
     link = page.find("h2", string="Students").find_next("table").find("a", string=attacks.ASSIGNMENT)["href"]
     # reports/ and feedback/ are siblings in the course folder: the link resolves from the page
     assert link.startswith("../feedback/") and link.endswith(f"/{attacks.ASSIGNMENT}/{attacks.ASSIGNMENT}.html")
-    run_tool([sys.executable, "-m", "autograder", "feedback", "--student", "late"], graded)
+    run_cli(["feedback", "--student", "late"], graded)
     late_link = next(a["href"] for a in page.find_all("a") if "/late/" in a["href"])
     assert (graded / "reports" / late_link).resolve().is_file()
 
@@ -211,7 +210,7 @@ def _text(path) -> str:
 
 
 def test_feedback_shows_the_penalty_and_no_warnings(graded):
-    out = run_tool([sys.executable, "-m", "autograder", "feedback"], graded)
+    out = run_cli(["feedback"], graded)
     assert out.returncode == 0, out.stderr
     assert out.stderr.strip() == "", out.stderr  # no warning lines (display priority, alt text) for an honest class
     page = graded / "feedback" / "late" / attacks.ASSIGNMENT / f"{attacks.ASSIGNMENT}.html"

@@ -1,14 +1,12 @@
 """`autograder check` as a learner runs it: untouched notebook, solution, hidden tests."""
 
-import subprocess
-import sys
-
 import pytest
 from harness import ROOT
+from support import run_cli
 
 
 def run(*args):
-    return subprocess.run([sys.executable, "-m", "autograder", *args], capture_output=True, text=True, cwd=ROOT)
+    return run_cli(list(args), ROOT)
 
 
 @pytest.mark.slow
@@ -31,8 +29,6 @@ def test_progress_on_a_notebook_edited_in_place(course_dir):
     """Learners edit notebooks/ in place: a wrong answer there is FAIL, not TODO; the rest stay TODO."""
     import json
 
-    from support import run_tool
-
     path = course_dir / "notebooks" / "01_tensors" / "01_tensors.ipynb"
     nb = json.loads(path.read_text())
     wrong = (ROOT / "tests" / "answers" / "01_tensors" / "ex1_1" / "wrong_squared.py").read_text()
@@ -40,9 +36,9 @@ def test_progress_on_a_notebook_edited_in_place(course_dir):
         if cell.get("metadata", {}).get("nbgrader", {}).get("grade_id") == "ex1_1_solution":
             cell["source"] = wrong
     path.write_text(json.dumps(nb))
-    out = run_tool([sys.executable, "-m", "autograder", "progress", "notebooks/01_tensors"], course_dir)
+    out = run_cli(["progress", "notebooks/01_tensors"], course_dir)
     assert out.returncode == 1, out.stdout + out.stderr
     lines = [l for l in out.stdout.splitlines() if "Exercise 1." in l]
     assert "[FAIL]" in lines[0] and all("[TODO]" in l for l in lines[1:]), out.stdout
-    untouched = run_tool([sys.executable, "-m", "autograder", "progress", "notebooks/02_autograd"], course_dir)
+    untouched = run_cli(["progress", "notebooks/02_autograd"], course_dir)
     assert untouched.returncode == 3 and "[PASS]" not in untouched.stdout and "[FAIL]" not in untouched.stdout

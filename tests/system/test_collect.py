@@ -13,12 +13,11 @@ downloads the newest submission wins, and what is replaced or not taken is kept 
 from __future__ import annotations
 
 import json
-import sys
 import zipfile
 from pathlib import Path
 
 import pytest
-from support import run_tool
+from support import run_cli
 
 from autograder.adapters import times
 
@@ -41,7 +40,7 @@ def build_zip(path, files: dict[str, str], when=(2026, 11, 20, 12, 0, 0)):
 
 
 def collect(course_dir, *args):
-    return run_tool([sys.executable, "-m", "autograder", "collect", *args, "--assignment", A], course_dir)
+    return run_cli(["collect", *args, "--assignment", A], course_dir)
 
 
 @pytest.mark.slow
@@ -154,7 +153,7 @@ def test_a_failed_collect_leaves_the_course_as_it_was(course_dir, tmp_path):
 
 def test_unknown_assignment_is_one_line(course_dir, tmp_path):
     dl = moodle(course_dir, tmp_path / "dl.zip", {"2001": "ann"}, (2026, 11, 20, 12, 0, 0))
-    out = run_tool([sys.executable, "-m", "autograder", "collect", str(dl), "--assignment", "01_tensor"], course_dir)
+    out = run_cli(["collect", str(dl), "--assignment", "01_tensor"], course_dir)
     assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1, out.stderr
     assert "no assignment named 01_tensor " in out.stderr and "01_tensors" in out.stderr.split("are")[1]
     assert not (course_dir / "submitted").exists() and not (course_dir / "downloaded").exists()

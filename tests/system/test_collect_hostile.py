@@ -12,11 +12,10 @@ from __future__ import annotations
 
 import json
 import stat
-import sys
 import zipfile
 
 import pytest
-from support import run_tool
+from support import run_cli
 from test_collect import NB, A, build_zip, collect, notebook, snapshot
 
 from autograder.adapters import lms_roster
@@ -112,7 +111,7 @@ def test_a_zip_bomb_or_a_flood_of_files_is_not_collected(course_dir, tmp_path):
         for i in range(20001):  # one more than MAX_FILES
             z.writestr(f"Ann Lee_2001_assignsubmission_file_/f{i}.txt", "")
     for dl, why in ((bomb, "times its size"), (flood, "files, more than the 20000")):
-        out = run_tool([sys.executable, "-m", "autograder", "collect", str(dl), "--assignment", A], course_dir)
+        out = run_cli(["collect", str(dl), "--assignment", A], course_dir)
         assert out.returncode == 2 and "nothing collected" in out.stderr and why in out.stderr, out.stderr
         assert len(out.stderr.strip().splitlines()) == 1, out.stderr
         assert snapshot(course_dir) == before

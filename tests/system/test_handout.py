@@ -8,7 +8,7 @@ import sys
 import zipfile
 
 import pytest
-from support import ROOT, run_tool, set_answers
+from support import ROOT, run_cli, run_tool, set_answers
 
 from autograder.commands import handout
 from autograder.values import course
@@ -17,7 +17,7 @@ from autograder.values import course
 @pytest.fixture(scope="module")
 def pack(tmp_path_factory):
     dest = tmp_path_factory.mktemp("handout") / "pack"
-    out = run_tool([sys.executable, "-m", "autograder", "handout", "--default-variant", "--to", str(dest)], ROOT)
+    out = run_cli(["handout", "--default-variant", "--to", str(dest)], ROOT)
     assert out.returncode == 0, out.stdout + out.stderr
     return dest
 
@@ -52,8 +52,7 @@ def test_no_line_of_a_solution_or_hidden_test_is_in_the_pack(pack):
 
 
 def test_a_zip_pack(tmp_path):
-    out = run_tool([sys.executable, "-m", "autograder", "handout", "01_tensors", "--default-variant", "--to",
-                    str(tmp_path / "pack.zip")], ROOT)
+    out = run_cli(["handout", "01_tensors", "--default-variant", "--to", str(tmp_path / "pack.zip")], ROOT)
     assert out.returncode == 0, out.stdout + out.stderr
     with zipfile.ZipFile(tmp_path / "pack.zip") as z:
         names = z.namelist()
@@ -62,8 +61,7 @@ def test_a_zip_pack(tmp_path):
     assert handout.leaks(tmp_path / "pack.zip", ROOT) == []
     # a pack already there (handed out, or a file of yours) is never written over
     before = (tmp_path / "pack.zip").read_bytes()
-    again = run_tool([sys.executable, "-m", "autograder", "handout", "01_tensors", "--default-variant", "--to",
-                      str(tmp_path / "pack.zip")], ROOT)
+    again = run_cli(["handout", "01_tensors", "--default-variant", "--to", str(tmp_path / "pack.zip")], ROOT)
     assert again.returncode == 2 and len(again.stderr.strip().splitlines()) == 1, again.stdout + again.stderr
     assert "exists" in again.stderr and "move it away" in again.stderr
     assert (tmp_path / "pack.zip").read_bytes() == before
@@ -78,7 +76,7 @@ def test_check_inside_the_pack_runs_the_visible_tests(pack):
         if cell.get("metadata", {}).get("nbgrader", {}).get("grade_id") == "ex1_1_solution":
             cell["source"] = answer
     nb_path.write_text(json.dumps(nb))
-    out = run_tool([sys.executable, "-m", "autograder", "check", str(nb_path), "--hidden"], pack)
+    out = run_cli(["check", str(nb_path), "--hidden"], pack)
     assert out.returncode == 3, out.stdout + out.stderr  # nothing failed, the rest not attempted
     assert "holds no hidden tests: your instructor runs them" in out.stdout
     line = next(l for l in out.stdout.splitlines() if "Exercise 1.1" in l)
@@ -90,8 +88,7 @@ def test_validate_inside_the_pack(tmp_path):
     """nbgrader's Validate (the button runs ``nbgrader validate``) on the pack's own configuration:
     a notebook answered as the solution passes, one visible-test bug fails with its cell shown."""
     pack = tmp_path / "pack"
-    out = run_tool([sys.executable, "-m", "autograder", "handout", "01_tensors", "--default-variant", "--to", str(pack)],
-                   ROOT)
+    out = run_cli(["handout", "01_tensors", "--default-variant", "--to", str(pack)], ROOT)
     assert out.returncode == 0, out.stdout + out.stderr
     nb_path = pack / "notebooks" / "01_tensors" / "01_tensors.ipynb"
     solution = course.read(ROOT / "solutions" / "01_tensors" / "01_tensors.ipynb")

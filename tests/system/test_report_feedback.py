@@ -8,12 +8,11 @@ the one line a command says when nothing is graded yet.
 
 from __future__ import annotations
 
-import sys
 
 import nbformat
 import pytest
 from bs4 import BeautifulSoup
-from support import ROOT, bare_fixture_course, run_tool
+from support import ROOT, bare_fixture_course, run_cli
 
 from autograder.adapters import feedback
 from autograder.commands import report
@@ -133,7 +132,7 @@ def test_feedback_renders_the_instructors_markdown_only_and_describes_figures(ca
 @pytest.mark.parametrize("command", ["feedback", "report"])
 def test_nothing_graded_is_one_line(tmp_path, command):
     course = bare_fixture_course(tmp_path / "course")
-    out = run_tool([sys.executable, "-m", "autograder", command], course, timeout=300)
+    out = run_cli([command], course)
     assert out.returncode == 2 and out.stdout == ""
     lines = out.stderr.strip().splitlines()
     assert len(lines) == 1 and "run `autograder grade" in lines[0] and "first" in lines[0], out.stderr
@@ -154,7 +153,7 @@ def test_a_feedback_page_follows_its_grade(tmp_path):
     for student, text in (("carol", "Final score: 2 / 3"), ("dave", "Final score: 3 / 3"), ("erin", "my own notes")):
         (fb / student / "00_fixture").mkdir(parents=True)
         (fb / student / "00_fixture" / "00_fixture.html").write_text(text)
-    out = run_tool([sys.executable, "-m", "autograder", "feedback"], course, timeout=300)
+    out = run_cli(["feedback"], course)
     assert out.returncode == 0, out.stdout + out.stderr
     carol = (fb / "carol" / "00_fixture" / "00_fixture.html").read_text()
     assert "could not be graded from its cells" in carol and "0 / 3" in carol and "2 / 3" not in carol
@@ -167,7 +166,7 @@ def test_a_feedback_page_follows_its_grade(tmp_path):
     kept = sorted(p.read_text() for p in (course / ".autograder" / "kept" / "feedback").rglob("*.html"))
     assert kept == ["Final score: 2 / 3", "Final score: 3 / 3", "my own notes"], kept
     assert sorted(p.name for p in fb.rglob("*") if p.is_file()) == ["00_fixture.html"] * 3
-    again = run_tool([sys.executable, "-m", "autograder", "feedback"], course, timeout=300)
+    again = run_cli(["feedback"], course)
     assert again.returncode == 0 and "kept as" not in again.stdout, again.stdout  # its own pages: replaced
     assert len(list((course / ".autograder" / "kept").rglob("*.html"))) == 3
 
@@ -181,17 +180,17 @@ def test_report_keeps_a_page_of_yours_and_names_a_misspelt_assignment(tmp_path):
     mine = course / "reports" / "00_fixture.html"
     mine.parent.mkdir()
     mine.write_text("<p>my notes on the class</p>")
-    out = run_tool([sys.executable, "-m", "autograder", "report"], course, timeout=300)
+    out = run_cli(["report"], course)
     assert out.returncode == 0, out.stdout + out.stderr
     kept = list(mine.parent.glob("00_fixture.mine-*.html"))
     assert len(kept) == 1 and kept[0].read_text() == "<p>my notes on the class</p>", out.stdout
     assert kept[0].name in out.stdout and "Class report" in mine.read_text()
-    again = run_tool([sys.executable, "-m", "autograder", "report"], course, timeout=300)
+    again = run_cli(["report"], course)
     assert again.returncode == 0 and "kept as" not in again.stdout and len(list(mine.parent.glob("*.mine-*"))) == 1
     for args, said in ((["report", "00_fixtur"], "no assignment named 00_fixtur"),
                        (["feedback", "00_fixtur"], "no assignment named 00_fixtur"),
                        (["report", "--to", str(mine)], "is a file: --to names the folder")):
-        out = run_tool([sys.executable, "-m", "autograder", *args], course, timeout=300)
+        out = run_cli(args, course)
         assert out.returncode == 2 and said in out.stderr and len(out.stderr.strip().splitlines()) == 1, out.stderr
 
 

@@ -13,7 +13,7 @@ import sys
 import zipfile
 
 import pytest
-from support import bare_fixture_course, fixture_course, run_tool
+from support import bare_fixture_course, fixture_course, run_cli, run_tool
 
 from autograder.adapters import lms_roster
 from autograder.values.errors import UserError
@@ -67,7 +67,7 @@ def released(tmp_path):
 
 
 def export(course, *args):
-    return run_tool([sys.executable, "-m", "autograder", "export", *args], course)
+    return run_cli(["export", *args], course)
 
 
 def due(course, dates: dict[str, str], extensions: dict | None = None) -> None:
@@ -138,7 +138,7 @@ def test_the_canvas_export_holds_what_is_due_or_graded_and_rows_canvas_can_match
         (released / "solutions" / name).mkdir()
         shutil.copy(released / "solutions" / "00_fixture" / "00_fixture.ipynb",
                     released / "solutions" / name / f"{name}.ipynb")
-    out = run_tool([sys.executable, "-m", "autograder", "release"], released)
+    out = run_cli(["release"], released)
     assert out.returncode == 0, out.stdout + out.stderr
     due(released, {"00_fixture": "2026-01-05 12:00:00 UTC", "00_third": "2099-01-05 12:00:00 UTC"},
         {"00_fixture": {"carol": 24 * 365 * 100}})
@@ -199,6 +199,6 @@ def test_each_roster_is_named_when_the_other_is_given(tmp_path):
         z.writestr("jane_101_9001_00_fixture.ipynb", "{}")
     for args in (["export", "--roster", str(cls)], ["handout", "--roster", str(cls), "--to", str(tmp_path / "packs")],
                  ["collect", str(download), "--assignment", "00_fixture", "--roster", str(cls)]):
-        out = run_tool([sys.executable, "-m", "autograder", *args], course)
+        out = run_cli(args, course)
         assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1, (args, out.stderr)
         assert "class roster" in out.stderr and "lms_id,student_id" in out.stderr, (args, out.stderr)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import attacks
 import pytest
-from support import fixture_course, nbgrader, run_tool, set_answers, tool_env
+from support import fixture_course, nbgrader, run_cli, set_answers, tool_env
 
 pytestmark = pytest.mark.slow
 
@@ -57,7 +57,7 @@ def test_generate_keeps_what_release_keeps(tmp_path):
     folder = course / "notebooks" / A
     nb = folder / f"{A}.ipynb"
     set_answers(nb, attacks.answers(attacks.CORRECT_1))
-    out = run_tool([sys.executable, "-m", "autograder", "release"], course)
+    out = run_cli(["release"], course)
     assert out.returncode == 0 and "kept your" in out.stdout, out.stdout + out.stderr
     (kept,) = folder.glob(f"{A}.mine-*.ipynb")
     (folder / "my_notes.txt").write_text("what I learnt\n")
@@ -82,7 +82,7 @@ def test_generate_keeps_what_release_keeps(tmp_path):
     assert edited in [v for k, v in third.items() if k not in after], sorted(third)
 
     fresh = nb.read_bytes()
-    again = run_tool([sys.executable, "-m", "autograder", "release"], course)
+    again = run_cli(["release"], course)
     assert again.returncode == 0 and "kept your" not in again.stdout, again.stdout + again.stderr
     assert nb.read_bytes() == fresh and _files(folder) == third
 
@@ -118,8 +118,7 @@ def test_the_formgrader_shows_what_grade_recorded(tmp_path):
     download = _canvas_download(course, tmp_path / "canvas.zip", {
         "101": attacks.answers(attacks.CORRECT_1, attacks.CORRECT_2), "102": attacks.answers(attacks.WRONG_1)})
     (tmp_path / "roster.csv").write_text("lms_id,student_id\n101,jane\n102,john\n")
-    out = run_tool([sys.executable, "-m", "autograder", "collect", str(download), "--assignment", A,
-                    "--roster", str(tmp_path / "roster.csv")], course)
+    out = run_cli(["collect", str(download), "--assignment", A, "--roster", str(tmp_path / "roster.csv")], course)
     assert out.returncode == 0, out.stdout + out.stderr
     ann = course / "submitted" / "ann" / A
     ann.mkdir(parents=True)
@@ -176,7 +175,7 @@ def test_feedback_pages_have_one_rule_whichever_door_writes_them(tmp_path):
     folder, kept = course / "feedback" / "ann" / A, course / ".autograder" / "kept"
 
     def feedback() -> str:
-        out = run_tool([sys.executable, "-m", "autograder", "feedback"], course)
+        out = run_cli(["feedback"], course)
         assert out.returncode == 0, out.stdout + out.stderr
         return out.stdout
 
@@ -206,7 +205,7 @@ def test_the_formgraders_release_hands_out_the_release_alone(tmp_path):
     course = fixture_course(tmp_path / "course")
     folder = course / "notebooks" / A
     set_answers(folder / f"{A}.ipynb", attacks.answers(attacks.CORRECT_1, attacks.CORRECT_2))  # answers written in
-    out = run_tool([sys.executable, "-m", "autograder", "release"], course)
+    out = run_cli(["release"], course)
     assert out.returncode == 0 and "kept your" in out.stdout, out.stdout + out.stderr
     (folder / "scratch.ipynb").write_bytes((folder / f"{A}.ipynb").read_bytes())
     exchange = tmp_path / "exchange"

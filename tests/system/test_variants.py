@@ -19,7 +19,7 @@ from pathlib import Path
 import attacks
 import nbformat
 import pytest
-from support import COURSE_ID, LIMITS, bare_fixture_course, nbgrader, release, set_answers, tool_env
+from support import COURSE_ID, LIMITS, bare_fixture_course, nbgrader, release, run_cli, set_answers, tool_env
 
 from autograder.grading import seeds
 from autograder.values import variants
@@ -91,10 +91,13 @@ def held_step(nb_path: Path) -> int:
 
 
 def autograder(course: Path, *args: str, ok: bool = True):
-    env = tool_env()
-    env.update(LIMITS)
-    out = subprocess.run([sys.executable, "-m", "autograder", *args], cwd=course, env=env, capture_output=True,
-                         text=True, timeout=900)
+    if args[0] == "grade":  # its workers and sandboxed kernels: a process of its own
+        env = tool_env()
+        env.update(LIMITS)
+        out = subprocess.run([sys.executable, "-m", "autograder", *args], cwd=course, env=env, capture_output=True,
+                             text=True, timeout=900)
+    else:
+        out = run_cli(list(args), course, env=LIMITS)
     assert (out.returncode == 0) == ok, out.stdout[-3000:] + out.stderr[-3000:]
     assert "Traceback" not in out.stderr, out.stderr[-3000:]
     return out
@@ -221,13 +224,9 @@ def test_exchange_fetch_pack_check_and_grade(tmp_path):
     autograder(pack, "release", A)  # started again in the pack: the same variant, the same bug
     assert handed(mine) == body(bug_of(second, course)) and held_step(mine) == step_of(second, course)
     set_answers(mine, RIGHT)
-    env = tool_env()
-    env.update(LIMITS)
-    good = subprocess.run([sys.executable, "-m", "autograder", "check", str(mine)], cwd=pack, env=env,
-                          capture_output=True, text=True, timeout=600)
+    good = run_cli(["check", str(mine)], pack, env=LIMITS)
     set_answers(mine, copied(step_of(first, course)))
-    bad = subprocess.run([sys.executable, "-m", "autograder", "check", str(mine)], cwd=pack, env=env,
-                         capture_output=True, text=True, timeout=600)
+    bad = run_cli(["check", str(mine)], pack, env=LIMITS)
     assert good.returncode == 0 and bad.returncode != 0, good.stdout + bad.stdout
     roster = tmp_path / "roster.csv"
     roster.write_text(f"lms_id,student_id\n1,{first}\n2,{second}\n")
