@@ -140,6 +140,18 @@ def run_cli(args: list[str], cwd, env: dict | None = None) -> subprocess.Complet
                                        out.getvalue(), err.getvalue())
 
 
+IN_A_PROCESS = ("grade", "hub", "demo")  # they start workers, kernels or servers of their own, and run long
+
+
+def run_command(args: list[str], cwd, env: dict | None = None, timeout: float = 900) -> subprocess.CompletedProcess:
+    """``autograder ARGS`` as the tests call it: in a process of its own for :data:`IN_A_PROCESS`
+    (:func:`run_tool`), else in this one (:func:`run_cli`); ``env`` added to :func:`tool_env` either way."""
+    if args[0] in IN_A_PROCESS:
+        return subprocess.run([sys.executable, "-m", "autograder", *args], cwd=cwd, env={**tool_env(), **(env or {})},
+                              capture_output=True, text=True, timeout=timeout)
+    return run_cli(list(args), cwd, env=env)
+
+
 def set_answers(nb_path: Path, sources: dict[str, str]) -> None:
     """Write ``sources`` (grade_id -> source) into the answer cells of the notebook file, as a learner would."""
     nb = json.loads(Path(nb_path).read_text())

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 from browser_helpers import CHROMIUM, chromium
-from support import ROOT, copy_course, run_cli, run_tool, set_answers
+from support import ROOT, copy_course, run_command, run_tool, set_answers
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("feedback_messages")]
 
@@ -79,10 +79,7 @@ EXPECTED = {
 
 
 def autograder(*args, cwd):
-    if args[0] == "grade":  # its workers and sandboxed kernels: a process of its own
-        out = run_tool([sys.executable, "-m", "autograder", *args], cwd, timeout=900)
-    else:
-        out = run_cli(list(args), cwd)
+    out = run_command(list(args), cwd)
     assert out.returncode in (0, 1, 3), out.stdout[-3000:] + out.stderr[-3000:]
     return out
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import attacks
 import pytest
-from support import LIMITS, fixture_course, run_cli, tool_env
+from support import LIMITS, fixture_course, run_command
 
 from autograder.adapters import times
 
@@ -29,12 +29,7 @@ WRONG = attacks.answers(attacks.WRONG_1, attacks.CORRECT_2)
 
 
 def run(course: Path, *args: str) -> subprocess.CompletedProcess:
-    if args[0] != "grade":  # grade's workers and sandboxed kernels need a process of its own; the rest run here
-        return run_cli(list(args), course, env=LIMITS)
-    env = tool_env()
-    env.update(LIMITS)
-    return subprocess.run([sys.executable, "-m", "autograder", *args], cwd=course, env=env, capture_output=True,
-                          text=True, timeout=900)
+    return run_command(list(args), course, env=LIMITS)
 
 
 def graded_ok(out: subprocess.CompletedProcess) -> str:

@@ -11,15 +11,13 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
-import sys
 import zipfile
 from pathlib import Path
 
 import attacks
 import nbformat
 import pytest
-from support import COURSE_ID, LIMITS, bare_fixture_course, nbgrader, release, run_cli, set_answers, tool_env
+from support import COURSE_ID, LIMITS, bare_fixture_course, nbgrader, release, run_cli, run_command, set_answers
 
 from autograder.grading import seeds
 from autograder.values import variants
@@ -91,13 +89,7 @@ def held_step(nb_path: Path) -> int:
 
 
 def autograder(course: Path, *args: str, ok: bool = True):
-    if args[0] == "grade":  # its workers and sandboxed kernels: a process of its own
-        env = tool_env()
-        env.update(LIMITS)
-        out = subprocess.run([sys.executable, "-m", "autograder", *args], cwd=course, env=env, capture_output=True,
-                             text=True, timeout=900)
-    else:
-        out = run_cli(list(args), course, env=LIMITS)
+    out = run_command(list(args), course, env=LIMITS)
     assert (out.returncode == 0) == ok, out.stdout[-3000:] + out.stderr[-3000:]
     assert "Traceback" not in out.stderr, out.stderr[-3000:]
     return out

@@ -16,14 +16,13 @@ import datetime as dt
 import hashlib
 import json
 import shutil
-import sys
 import time
 import zipfile
 from pathlib import Path
 
 import attacks
 import pytest
-from support import LIMITS, fixture_course, run_cli, set_answers, tool_env
+from support import LIMITS, fixture_course, run_command, set_answers
 from support import COURSE_ID, nbgrader
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("whole-term")]
@@ -37,15 +36,7 @@ PRODUCTS = {".autograder", "autograded", "feedback", "reports", "gradebook.db", 
 
 
 def autograder(course: Path, *args: str):
-    import subprocess
-
-    if args[0] == "grade":  # its workers and sandboxed kernels: a process of its own
-        env = tool_env()
-        env.update(LIMITS)
-        out = subprocess.run([sys.executable, "-m", "autograder", *args], cwd=course, env=env, capture_output=True,
-                             text=True, timeout=900)
-    else:
-        out = run_cli(list(args), course, env=LIMITS)
+    out = run_command(list(args), course, env=LIMITS)
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
     assert "Traceback" not in out.stderr, out.stderr[-3000:]
     return out.stdout
