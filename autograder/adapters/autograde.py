@@ -88,9 +88,11 @@ class GradeInSandbox(NbGraderPreprocessor):
 
 
 def shown_as_not_graded(nb, why: str):
-    """``nb`` with each test cell showing why it was not graded (for the instructor's eyes: the zero
-    is in the gradebook, written by the one writer)."""
+    """``nb`` with no output of the learner's and each test cell showing why it was not graded (for the
+    instructor's eyes: the zero is in the gradebook, written by the one writer)."""
     for cell in nb.cells:
+        if cell.get("cell_type") == "code":  # what the learner's file carried, active content included
+            cell.outputs, cell.execution_count = [], None
         if course.is_tests(cell):
             cell.outputs = [nbformat.v4.new_output("error", ename="NotGraded", evalue=why,
                                                    traceback=[f"NotGraded: {why}"])]

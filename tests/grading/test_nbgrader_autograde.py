@@ -77,6 +77,9 @@ def test_a_whole_class_gets_the_same_scores_through_both_paths(tmp_path):
     release = first / "notebooks" / attacks.ASSIGNMENT / f"{attacks.ASSIGNMENT}.ipynb"
     padded = json.loads(release.read_text())
     padded["metadata"]["padding"] = "x" * (MAX_NOTEBOOK_BYTES + 1024)
+    first_code = next(c for c in padded["cells"] if c["cell_type"] == "code")  # active content, never shown
+    first_code["outputs"] = [{"output_type": "display_data", "metadata": {},
+                              "data": {"text/html": "<script>stolen()</script>", "text/plain": "x"}}]
     right = attacks.answers(attacks.CORRECT_1, attacks.CORRECT_2)
     cases = [attacks.Case("honest", "", 3, answers=right, attack=False),
              attacks.Case("partial", "", 1, answers=attacks.answers(attacks.CORRECT_1), attack=False),
@@ -137,6 +140,7 @@ def test_a_whole_class_gets_the_same_scores_through_both_paths(tmp_path):
                           as_version=4)
     tests = [c for c in shown.cells if c.metadata.get("nbgrader", {}).get("grade") and c.cell_type == "code"]
     assert tests and all(o.ename == "NotGraded" for c in tests for o in c.outputs)
+    assert all(o.get("ename") == "NotGraded" for c in shown.cells if c.cell_type == "code" for o in c.outputs)
     # nbgrader's Autograde stops at a timestamp.txt that does not read; grade holds it too, saying what to do
     assert "held, not graded: unreadable_time" in out_grade.stderr and "unreadable_time" not in graded
     assert graded == {c.student: (float(c.score), 0.9 if c.student == "late" else 0.0)
