@@ -55,15 +55,28 @@ def seed_compile_cache(work: Path, store: Path | None) -> None:
 
 def keep_compile_cache(work: Path, store: Path) -> None:
     """Keep the compile cache a run made in ``work`` (the reference's) as ``store``, replacing what was there
-    at once; nothing when the run made none."""
+    at once; nothing when the run made none.  A copy or swap that fails leaves the store as it was and no
+    partial copy beside it."""
     made = Path(work) / COMPILE_CACHE
     if not (made.is_dir() and any(made.rglob("*"))):
         return
     staging = store.with_name(f"{store.name}.{os.getpid()}.tmp")
-    shutil.rmtree(staging, ignore_errors=True)
-    copy_regular_files(made, staging)
-    shutil.rmtree(store, ignore_errors=True)
-    os.replace(staging, store)
+    earlier = store.with_name(f"{store.name}.{os.getpid()}.old")
+    for ours in (staging, earlier):  # this process's own names, from a run that was killed
+        shutil.rmtree(ours, ignore_errors=True)
+    try:
+        copy_regular_files(made, staging)
+        if store.is_dir():
+            os.replace(store, earlier)
+        try:
+            os.replace(staging, store)
+        except OSError:
+            if earlier.is_dir():
+                os.replace(earlier, store)  # the store as it was
+            raise
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+        shutil.rmtree(earlier, ignore_errors=True)
 
 
 MAX_SUPPORT_FILE = 50 * 1024 * 1024

@@ -30,3 +30,34 @@ def test_no_store_means_an_empty_cache(tmp_path):
     assert not (tmp_path / workfolder.COMPILE_CACHE).exists()
     workfolder.seed_compile_cache(tmp_path, Path(tmp_path / "missing"))
     assert not (tmp_path / workfolder.COMPILE_CACHE).exists()
+
+
+def test_the_reference_keeps_its_cache_whole_or_not_at_all(tmp_path, monkeypatch):
+    """The store is replaced at once by what the reference's run made, links left out; a copy that fails
+    leaves the store as it was, with nothing half-copied beside it."""
+    import pytest
+
+    store = tmp_path / "compile" / "nb-abc"
+    (store / "inductor").mkdir(parents=True)
+    (store / "inductor" / "old.py").write_text("old")
+    work = tmp_path / "work"
+    made = work / workfolder.COMPILE_CACHE / "inductor"
+    made.mkdir(parents=True)
+    (made / "new.py").write_text("new")
+    (made / "link").symlink_to("/etc/passwd")
+    workfolder.keep_compile_cache(work, store)
+    assert sorted(p.name for p in (store / "inductor").iterdir()) == ["new.py"]
+    assert sorted(p.name for p in store.parent.iterdir()) == ["nb-abc"]
+
+    (made / "newer.py").write_text("newer")
+
+    def full_disk(src, dest, **kw):
+        Path(dest).mkdir()
+        (Path(dest) / "half").write_text("x")
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(workfolder.shutil, "copytree", full_disk)
+    with pytest.raises(OSError):
+        workfolder.keep_compile_cache(work, store)
+    assert sorted(p.name for p in (store / "inductor").iterdir()) == ["new.py"]
+    assert sorted(p.name for p in store.parent.iterdir()) == ["nb-abc"]
