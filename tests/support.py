@@ -50,11 +50,13 @@ def tool_env() -> dict:
     return generate.tool_env({k: v for k, v in os.environ.items() if not k.startswith("AUTOGRADER_")})
 
 
-def run_tool(args, cwd, timeout=1800):
+def run_tool(args, cwd, timeout=1800, env: dict | None = None):
     """A command in a process of its own: for what only a process shows (its exit under a signal or a time
     limit, its umask and what it leaves open, workers and kernels it starts, another user or interpreter),
-    and for ``grade``, ``hub`` and ``demo``, which start processes of their own and run long."""
-    return subprocess.run(args, cwd=cwd, env=tool_env(), capture_output=True, text=True, timeout=timeout)
+    and for ``grade``, ``hub`` and ``demo``, which start processes of their own and run long; ``env`` is
+    added to :func:`tool_env`."""
+    return subprocess.run(args, cwd=cwd, env={**tool_env(), **(env or {})}, capture_output=True, text=True,
+                          timeout=timeout)
 
 
 # what a fresh Python shows of warnings (no -W option, no PYTHONWARNINGS): pytest's own filters, and the warnings
@@ -147,8 +149,7 @@ def run_command(args: list[str], cwd, env: dict | None = None, timeout: float = 
     """``autograder ARGS`` as the tests call it: in a process of its own for :data:`IN_A_PROCESS`
     (:func:`run_tool`), else in this one (:func:`run_cli`); ``env`` added to :func:`tool_env` either way."""
     if args[0] in IN_A_PROCESS:
-        return subprocess.run([sys.executable, "-m", "autograder", *args], cwd=cwd, env={**tool_env(), **(env or {})},
-                              capture_output=True, text=True, timeout=timeout)
+        return run_tool([sys.executable, "-m", "autograder", *args], cwd, timeout=timeout, env=env)
     return run_cli(list(args), cwd, env=env)
 
 
