@@ -100,6 +100,9 @@ def _private_tmp(size_bytes: int) -> None:
                 keep.append((point, "ro" in fields[5].split(",")))
     keep = [(m, ro) for m, ro in keep if not any(o != m and m.startswith(o + "/") for o, _ in keep)]
     old = os.open("/tmp", os.O_PATH | os.O_DIRECTORY)
+    # the folders made below are the kernel's way to what is bound in them: 0755 whatever the grader's umask
+    # (the formgrader's is 077, which would leave a Python or package under /tmp out of the kernel's reach)
+    umask = os.umask(0o022)
     try:
         _check(_libc.mount(b"tmpfs", b"/tmp", b"tmpfs", MS_NOSUID | MS_NODEV, opts), "mount /tmp")
         for point, ro in keep:
@@ -114,6 +117,7 @@ def _private_tmp(size_bytes: int) -> None:
                 _check(_libc.mount(None, point.encode(), None,
                                    MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV, None), f"read-only {point}")
     finally:
+        os.umask(umask)
         os.close(old)
 
 

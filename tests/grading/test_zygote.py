@@ -304,3 +304,41 @@ def test_a_grading_process_that_was_killed_leaves_no_slot_behind(tmp_path):
     finally:
         alive[0].communicate("")
     assert not list(tmp_path.glob("autograder-slot-*")), "a grader that exits normally removes its slot"
+
+
+
+def test_a_package_under_tmp_reaches_the_kernel_whatever_the_graders_umask():
+    """The formgrader grades with umask 077.  Each forked kernel gets a fresh /tmp into which the zygote binds
+    again what lay below /tmp (here a checkout of the package, as in a course cloned under /tmp): the folders
+    it makes for that must be traversable by the kernel's own user, whatever umask the grader has."""
+    import shutil
+    import subprocess
+    import sys
+    import tempfile
+
+    from autograder import PACKAGE_DIR
+
+    under_tmp = Path(tempfile.mkdtemp(prefix="checkout-", dir="/tmp"))
+    try:
+        shutil.copytree(PACKAGE_DIR, under_tmp / "autograder", ignore=shutil.ignore_patterns("__pycache__"))
+        cell = "import autograder; print('read', len(open(autograder.__file__).read()), autograder.__file__)"
+        script = ("import os, sys, nbformat\n"
+                  "os.umask(0o077); os.environ.pop('AUTOGRADER_ZYGOTE', None)\n"
+                  "import autograder\n"
+                  "assert autograder.__file__.startswith(sys.argv[1]), autograder.__file__\n"
+                  "from autograder.grading.execute import execute\n"
+                  "from autograder.sandbox import launch\n"
+                  "sb = launch.Sandbox()\n"
+                  "nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(sys.argv[2])])\n"
+                  "with sb.work_folder() as work:\n"
+                  "    res = execute(nb, work, sandbox=sb)\n"
+                  "assert sb.zygote and res.error is None, (sb.zygote, res.error)\n"
+                  "outs = res.nb.cells[0].outputs\n"
+                  "print(''.join(o.get('text', '') for o in outs), [o.get('ename') for o in outs if 'ename' in o])\n")
+        out = subprocess.run([sys.executable, "-c", script, str(under_tmp), cell], cwd=under_tmp, capture_output=True,
+                             env={**os.environ, "PYTHONPATH": str(under_tmp)}, text=True, timeout=300)
+        assert out.returncode == 0, out.stdout + out.stderr[-3000:]
+        assert out.stdout.startswith("read ") and out.stdout.rstrip().endswith(f"{under_tmp}/autograder/__init__.py\n []"), \
+            out.stdout
+    finally:
+        shutil.rmtree(under_tmp, ignore_errors=True)
