@@ -388,7 +388,7 @@ def _duplicate(nb):
 
 def _append(nb, kind, *sources):
     for src in sources:
-        cell = {"cell_type": kind, "metadata": {}, "source": src}
+        cell = {"cell_type": kind, "id": f"added-{len(nb['cells'])}", "metadata": {}, "source": src}
         if kind == "code":
             cell.update(outputs=[], execution_count=None)
         nb["cells"].append(cell)

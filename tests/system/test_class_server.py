@@ -336,14 +336,16 @@ def test_a_term_on_the_class_server(class_server):
         graded = run_tool([sys.executable, "-m", "autograder", "grade", FIXTURE], course)
         assert graded.returncode == 0, graded.stdout + graded.stderr
         page.reload()
-        expect(page.locator("#main-table tr", has_text=RIGHT).locator("td.score")).to_contain_text("3", timeout=RUN)
+        full_marks = re.compile(r"^\s*3 / 3\s*$")  # nbgrader shows "score / max": "0 / 3" must not pass
+        expect(page.locator("#main-table tr", has_text=RIGHT).locator("td.score")).to_have_text(full_marks, timeout=RUN)
         expect(page.locator("#main-table tr", has_text=RIGHT)).to_contain_text("Lima, Ana")  # the roster's names
-        expect(page.locator("#main-table tr", has_text=LMS).locator("td.score")).to_contain_text("3", timeout=RUN)
+        expect(page.locator("#main-table tr", has_text=LMS).locator("td.score")).to_have_text(full_marks, timeout=RUN)
         listed = page.request.get(hub + f"services/formgrader/formgrader/api/submissions/{FIXTURE}").json()
         exported = run_tool([sys.executable, "-m", "autograder", "export", "--to", "grades.csv"], course)
         assert exported.returncode == 0, exported.stdout + exported.stderr
         rows = {r["student"]: r for r in csv.DictReader(open(course / "grades.csv"))}
         assert {x["student"] for x in listed} == set(rows) == {RIGHT, WRONG, LMS}, (listed, rows)
+        assert {n: float(r["score"]) for n, r in rows.items()} == {RIGHT: 3.0, WRONG: 2.0, LMS: 3.0}, rows
         for x in listed:
             row = rows[x["student"]]
             assert x["autograded"] and not x["needs_manual_grade"], x
