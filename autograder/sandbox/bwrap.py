@@ -52,15 +52,20 @@ def bwrap_args(writable: list[Path], tmp_size_mb: int) -> list[str]:
     dirs: list[str] = []
 
     def ro_bind(path: str) -> None:
-        path = os.path.realpath(path)
-        if path in seen or not os.path.exists(path):
+        # at its real place, and at the place it is spelled where a link leads there (a venv reached through
+        # a link: the kernel is started, and finds its site-packages, by the spelled path)
+        real = os.path.realpath(path)
+        if not os.path.exists(real):
             return
-        seen.add(path)
-        parent = Path(path).parent
-        for d in reversed([parent, *parent.parents]):
-            if str(d) not in ("/", "/tmp") and str(d) not in dirs and not str(d).startswith(("/usr", "/etc")):
-                dirs.append(str(d))
-        ro.extend(["--ro-bind", path, path])
+        for at in (real, os.path.abspath(path)):
+            if at in seen or (at != real and at.startswith(("/usr/", "/etc/"))):
+                continue
+            seen.add(at)
+            parent = Path(at).parent
+            for d in reversed([parent, *parent.parents]):
+                if str(d) not in ("/", "/tmp") and str(d) not in dirs and not str(d).startswith(("/usr", "/etc")):
+                    dirs.append(str(d))
+            ro.extend(["--ro-bind", real, at])
 
     for p in (sys.base_prefix, sys.prefix, PACKAGE_DIR):
         ro_bind(p)

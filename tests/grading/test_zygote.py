@@ -7,6 +7,7 @@ every kind (double fork, ``setsid``, a fork storm, processes that re-fork faster
 loop) are gone the moment the run returns; two notebooks running at the same time, in two
 grading processes, cannot see each other's processes, sockets, keys or files.  The child the zygote
 isolates ahead for the next notebook waits in namespaces of its own, and one that died is replaced.
+A kernel reaches the Python and the package its grader runs wherever they lie (under /tmp, through a link).
 """
 
 from __future__ import annotations
@@ -342,3 +343,33 @@ def test_a_package_under_tmp_reaches_the_kernel_whatever_the_graders_umask():
             out.stdout
     finally:
         shutil.rmtree(under_tmp, ignore_errors=True)
+
+
+@pytest.mark.parametrize("zygote", ["1", "0"])
+def test_a_python_reached_through_a_link_starts_its_kernels(zygote):
+    """A virtual environment reached through a link (``.venv -> /elsewhere/env``) is bound where it is and where it
+    is spelled: the kernel is started, and finds its packages, by the spelled path."""
+    import shutil
+    import subprocess
+    import sys
+    import tempfile
+
+    linked = Path(tempfile.mkdtemp(prefix="linked-", dir="/tmp"))
+    try:
+        (linked / "env").symlink_to(Path(sys.prefix).resolve())
+        python = linked / "env" / "bin" / Path(sys.executable).name
+        script = ("import os, sys, nbformat\n"
+                  "assert sys.prefix == sys.argv[1], sys.prefix\n"
+                  "from autograder.grading.execute import execute\n"
+                  "from autograder.sandbox import launch\n"
+                  "sb = launch.Sandbox()\n"
+                  "nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell('import sys; print(sys.prefix)')])\n"
+                  "with sb.work_folder() as work:\n"
+                  "    res = execute(nb, work, sandbox=sb)\n"
+                  "assert res.error is None, res.error\n"
+                  "print(''.join(o.get('text', '') for o in res.nb.cells[0].outputs), end='')\n")
+        out = subprocess.run([str(python), "-c", script, str(linked / "env")], capture_output=True, text=True,
+                             env={**os.environ, "AUTOGRADER_ZYGOTE": zygote}, timeout=300)
+        assert out.returncode == 0 and out.stdout == f"{linked / 'env'}\n", out.stdout + out.stderr[-3000:]
+    finally:
+        shutil.rmtree(linked, ignore_errors=True)
