@@ -4,6 +4,7 @@ the two-exercise fixture course (``tests/fixtures/course``) and how the tests gr
 from __future__ import annotations
 
 import contextlib
+import faulthandler
 import filecmp
 import io
 import json
@@ -86,7 +87,7 @@ def _fresh_process_state() -> None:
     jobs._GRADER_VERSION = None  # a digest of the package's files as they are now
 
 
-def run_cli(args: list[str], cwd, env: dict | None = None) -> subprocess.CompletedProcess:
+def run_cli(args: list[str], cwd, env: dict | None = None, timeout: float = 900) -> subprocess.CompletedProcess:
     """``autograder ARGS`` in this process, as ``python -m autograder ARGS`` runs it in ``cwd`` (the way click's
     ``CliRunner`` runs a command): the environment of :func:`tool_env` with ``env`` added, what it prints to
     ``sys.stdout`` and ``sys.stderr`` (its log lines and warnings included) captured, the exit status of a
@@ -94,7 +95,9 @@ def run_cli(args: list[str], cwd, env: dict | None = None) -> subprocess.Complet
     a process would print is a failing test here.  The working folder, the environment, the umask (a
     class's course sets 077), ``sys.argv``, the root logger and the warning filters are as they were
     afterwards.  Nothing the commands run here prints to the process's file descriptors: each subprocess
-    they start (nbgrader, kernels) has its output captured or discarded.  For what isolation alone shows,
+    they start (nbgrader, kernels) has its output captured or discarded.  A command still running after
+    ``timeout`` seconds ends this process, with every thread's stack on stderr (``faulthandler``): a hang
+    fails the test, as a process of its own would be stopped.  For what isolation alone shows,
     :func:`run_tool`."""
     from autograder import cli
 
@@ -107,6 +110,7 @@ def run_cli(args: list[str], cwd, env: dict | None = None) -> subprocess.Complet
     saved_handlers, saved_level = root_logger.handlers[:], root_logger.level
     out, err = io.StringIO(), io.StringIO()
     _fresh_process_state()
+    faulthandler.dump_traceback_later(timeout, exit=True)
     try:
         os.environ.clear()
         os.environ.update(environ)
@@ -129,6 +133,7 @@ def run_cli(args: list[str], cwd, env: dict | None = None) -> subprocess.Complet
         exc.add_note(f"autograder {' '.join(map(str, args))} printed:\n{out.getvalue()[-3000:]}{err.getvalue()[-3000:]}")
         raise
     finally:
+        faulthandler.cancel_dump_traceback_later()
         for handler in root_logger.handlers:
             if handler not in saved_handlers:
                 handler.close()
@@ -150,7 +155,7 @@ def run_command(args: list[str], cwd, env: dict | None = None, timeout: float = 
     (:func:`run_tool`), else in this one (:func:`run_cli`); ``env`` added to :func:`tool_env` either way."""
     if args[0] in IN_A_PROCESS:
         return run_tool([sys.executable, "-m", "autograder", *args], cwd, timeout=timeout, env=env)
-    return run_cli(list(args), cwd, env=env)
+    return run_cli(list(args), cwd, env=env, timeout=timeout)
 
 
 def set_answers(nb_path: Path, sources: dict[str, str]) -> None:

@@ -85,3 +85,19 @@ def test_an_unexpected_error_is_raised_not_swallowed(tmp_path, monkeypatch):
     with pytest.raises(RuntimeError, match="a bug in the command"):
         run_cli(["report"], tmp_path)
     assert os.getcwd() == cwd
+
+
+def test_a_command_that_hangs_ends_the_process_that_runs_it(tmp_path):
+    """A hang in a command run in-process is stopped as a process of its own would be: after ``timeout``
+    seconds, with the stack of each thread said."""
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    script = ("import sys, time\n"
+              f"sys.path.insert(0, {here!r})\n"
+              "from autograder import cli\n"
+              "cli.main = lambda args: time.sleep(600)\n"
+              "from support import run_cli\n"
+              f"run_cli(['report'], {str(tmp_path)!r}, timeout=1)\n"
+              "print('not stopped')\n")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert out.returncode != 0 and "not stopped" not in out.stdout, out.stdout + out.stderr
+    assert "Timeout (0:00:01)!" in out.stderr and "in <lambda>" in out.stderr, out.stderr
