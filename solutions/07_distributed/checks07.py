@@ -137,7 +137,7 @@ def accumulation_run(answer_file, model, steps, lr):
 
 
 def zero1_run(answer_file, model, batches, lr):
-    """Exercise 7.7: call ``zero1_train(model, batches, lr)`` and look inside the optimizer it returns.
+    """Exercise 7.6: call ``zero1_train(model, batches, lr)`` and look inside the optimizer it returns.
 
     Returns the trace and the model after the call, the indices (in ``model.parameters()``
     order; -1 for a tensor that is not one of the model's) of the tensors the optimizer

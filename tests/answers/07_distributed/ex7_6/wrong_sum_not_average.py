@@ -1,29 +1,28 @@
 # caught by the visible tests
-# wrong: all-reduces with SUM and never divides: the step is W times too large
-# (the same as a %%writefile dp_by_hand.py cell: a cell magic cannot follow this first line)
-get_ipython().run_cell_magic("writefile", "dp_by_hand.py", r'''# wrong: all-reduces with SUM and never divides: the step is W times too large
+# wrong: all-reduces the gradients with SUM and never divides: every step is W times too large
+# (the same as a %%writefile zero1.py cell: a cell magic cannot follow this first line)
+get_ipython().run_cell_magic("writefile", "zero1.py", r'''# wrong: all-reduces the gradients with SUM and never divides: every step is W times too large
 # Exercise 7.6: runs on every rank, inside an initialised process group.
 import torch
 import torch.distributed as dist
 import torch.nn.functional as F
 
 
-def train_by_hand(model, batches, lr):
-    """Data parallelism without DDP: broadcast rank 0's parameters, then SGD(lr) on the mean MSE loss
-    with all-reduced, averaged gradients. Return (losses as floats, flattened parameters after each step)."""
-    with torch.no_grad():
-        for p in model.parameters():
-            dist.broadcast(p, src=0)
-    optimizer = torch.optim.SGD(model.parameters(), lr=lr)
-    losses, trace = [], []
+def zero1_train(model, batches, lr):
+    rank, world = dist.get_rank(), dist.get_world_size()
+    params = list(model.parameters())
+    owner = [i % world for i in range(len(params))]
+    optimizer = torch.optim.SGD([p for p, o in zip(params, owner) if o == rank], lr=lr, momentum=0.9)
+    trace = []
     for x, y in batches:
-        optimizer.zero_grad()
-        loss = F.mse_loss(model(x), y)
-        loss.backward()
-        for p in model.parameters():
+        model.zero_grad()
+        F.mse_loss(model(x), y).backward()
+        for p in params:
             dist.all_reduce(p.grad)
         optimizer.step()
-        losses.append(loss.item())
-        trace.append(torch.cat([p.detach().reshape(-1).clone() for p in model.parameters()]))
-    return losses, trace
+        with torch.no_grad():
+            for p, o in zip(params, owner):
+                dist.broadcast(p, src=o)
+        trace.append(torch.cat([p.detach().reshape(-1).clone() for p in params]))
+    return trace, optimizer
 ''')

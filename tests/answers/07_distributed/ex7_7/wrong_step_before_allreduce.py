@@ -2,7 +2,7 @@
 # wrong: steps first, then averages gradients that are no longer used
 # (the same as a %%writefile dp_by_hand.py cell: a cell magic cannot follow this first line)
 get_ipython().run_cell_magic("writefile", "dp_by_hand.py", r'''# wrong: steps first, then averages gradients that are no longer used
-# Exercise 7.6: runs on every rank, inside an initialised process group.
+# Exercise 7.7: runs on every rank, inside an initialised process group.
 import torch
 import torch.distributed as dist
 import torch.nn.functional as F

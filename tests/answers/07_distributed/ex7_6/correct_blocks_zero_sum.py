@@ -1,7 +1,7 @@
 %%writefile zero1.py
 # correct: contiguous blocks of tensors (rank r owns the r-th block of ceil(P / W)); AVG all-reduce;
 # the parameters are gathered by an all-reduce in which every non-owner contributes zeros (x + 0 == x exactly)
-# Exercise 7.7: runs on every rank, inside an initialised process group.
+# Exercise 7.6: runs on every rank, inside an initialised process group.
 import torch
 import torch.distributed as dist
 import torch.nn.functional as F

@@ -2,7 +2,7 @@
 # wrong: no sharding at all: every rank steps every parameter with its own full SGD (data parallelism with momentum)
 # (the same as a %%writefile zero1.py cell: a cell magic cannot follow this first line)
 get_ipython().run_cell_magic("writefile", "zero1.py", r'''# wrong: no sharding at all: every rank steps every parameter with its own full SGD (data parallelism with momentum)
-# Exercise 7.7: runs on every rank, inside an initialised process group.
+# Exercise 7.6: runs on every rank, inside an initialised process group.
 import torch
 import torch.distributed as dist
 import torch.nn.functional as F

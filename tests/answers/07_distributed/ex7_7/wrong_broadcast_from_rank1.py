@@ -1,8 +1,8 @@
 # caught by the visible tests
-# wrong: no broadcast: each rank keeps its own initial weights
+# wrong: broadcasts rank 1's parameters: DDP starts from rank 0's
 # (the same as a %%writefile dp_by_hand.py cell: a cell magic cannot follow this first line)
-get_ipython().run_cell_magic("writefile", "dp_by_hand.py", r'''# wrong: no broadcast: each rank keeps its own initial weights
-# Exercise 7.6: runs on every rank, inside an initialised process group.
+get_ipython().run_cell_magic("writefile", "dp_by_hand.py", r'''# wrong: broadcasts rank 1's parameters: DDP starts from rank 0's
+# Exercise 7.7: runs on every rank, inside an initialised process group.
 import torch
 import torch.distributed as dist
 import torch.nn.functional as F
@@ -11,6 +11,9 @@ import torch.nn.functional as F
 def train_by_hand(model, batches, lr):
     """Data parallelism without DDP: broadcast rank 0's parameters, then SGD(lr) on the mean MSE loss
     with all-reduced, averaged gradients. Return (losses as floats, flattened parameters after each step)."""
+    with torch.no_grad():
+        for p in model.parameters():
+            dist.broadcast(p, src=1)
     optimizer = torch.optim.SGD(model.parameters(), lr=lr)
     losses, trace = [], []
     for x, y in batches:

@@ -1,6 +1,8 @@
-%%writefile zero1.py
-# wrong: zeroes only the gradients the optimizer knows: another rank's stale gradient of a tensor it does not own enters the next all-reduce
-# Exercise 7.7: runs on every rank, inside an initialised process group.
+# caught by the visible tests
+# wrong: never sends the updated tensors to the other ranks: each rank moves only its own shard and the replicas drift apart
+# (the same as a %%writefile zero1.py cell: a cell magic cannot follow this first line)
+get_ipython().run_cell_magic("writefile", "zero1.py", r'''# wrong: never sends the updated tensors to the other ranks: each rank moves only its own shard and the replicas drift apart
+# Exercise 7.6: runs on every rank, inside an initialised process group.
 import torch
 import torch.distributed as dist
 import torch.nn.functional as F
@@ -13,14 +15,12 @@ def zero1_train(model, batches, lr):
     optimizer = torch.optim.SGD([p for p, o in zip(params, owner) if o == rank], lr=lr, momentum=0.9)
     trace = []
     for x, y in batches:
-        optimizer.zero_grad()
+        model.zero_grad()
         F.mse_loss(model(x), y).backward()
         for p in params:
             dist.all_reduce(p.grad)
             p.grad /= world
         optimizer.step()
-        with torch.no_grad():
-            for p, o in zip(params, owner):
-                dist.broadcast(p, src=o)
         trace.append(torch.cat([p.detach().reshape(-1).clone() for p in params]))
     return trace, optimizer
+''')

@@ -1,8 +1,8 @@
 # caught by the visible tests
-# wrong: no gradient averaging; rank 0's parameters are broadcast after every step instead
+# wrong: never zeroes the gradients: they accumulate over the steps
 # (the same as a %%writefile dp_by_hand.py cell: a cell magic cannot follow this first line)
-get_ipython().run_cell_magic("writefile", "dp_by_hand.py", r'''# wrong: no gradient averaging; rank 0's parameters are broadcast after every step instead
-# Exercise 7.6: runs on every rank, inside an initialised process group.
+get_ipython().run_cell_magic("writefile", "dp_by_hand.py", r'''# wrong: never zeroes the gradients: they accumulate over the steps
+# Exercise 7.7: runs on every rank, inside an initialised process group.
 import torch
 import torch.distributed as dist
 import torch.nn.functional as F
@@ -17,13 +17,12 @@ def train_by_hand(model, batches, lr):
     optimizer = torch.optim.SGD(model.parameters(), lr=lr)
     losses, trace = [], []
     for x, y in batches:
-        optimizer.zero_grad()
         loss = F.mse_loss(model(x), y)
         loss.backward()
+        for p in model.parameters():
+            dist.all_reduce(p.grad)
+            p.grad /= dist.get_world_size()
         optimizer.step()
-        with torch.no_grad():
-            for p in model.parameters():
-                dist.broadcast(p, src=0)
         losses.append(loss.item())
         trace.append(torch.cat([p.detach().reshape(-1).clone() for p in model.parameters()]))
     return losses, trace

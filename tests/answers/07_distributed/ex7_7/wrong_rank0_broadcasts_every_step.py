@@ -1,8 +1,8 @@
 # caught by the visible tests
-# wrong: broadcasts rank 1's parameters: DDP starts from rank 0's
+# wrong: no gradient averaging; rank 0's parameters are broadcast after every step instead
 # (the same as a %%writefile dp_by_hand.py cell: a cell magic cannot follow this first line)
-get_ipython().run_cell_magic("writefile", "dp_by_hand.py", r'''# wrong: broadcasts rank 1's parameters: DDP starts from rank 0's
-# Exercise 7.6: runs on every rank, inside an initialised process group.
+get_ipython().run_cell_magic("writefile", "dp_by_hand.py", r'''# wrong: no gradient averaging; rank 0's parameters are broadcast after every step instead
+# Exercise 7.7: runs on every rank, inside an initialised process group.
 import torch
 import torch.distributed as dist
 import torch.nn.functional as F
@@ -13,17 +13,17 @@ def train_by_hand(model, batches, lr):
     with all-reduced, averaged gradients. Return (losses as floats, flattened parameters after each step)."""
     with torch.no_grad():
         for p in model.parameters():
-            dist.broadcast(p, src=1)
+            dist.broadcast(p, src=0)
     optimizer = torch.optim.SGD(model.parameters(), lr=lr)
     losses, trace = [], []
     for x, y in batches:
         optimizer.zero_grad()
         loss = F.mse_loss(model(x), y)
         loss.backward()
-        for p in model.parameters():
-            dist.all_reduce(p.grad)
-            p.grad /= dist.get_world_size()
         optimizer.step()
+        with torch.no_grad():
+            for p in model.parameters():
+                dist.broadcast(p, src=0)
         losses.append(loss.item())
         trace.append(torch.cat([p.detach().reshape(-1).clone() for p in model.parameters()]))
     return losses, trace

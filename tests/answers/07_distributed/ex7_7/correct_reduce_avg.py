@@ -1,6 +1,6 @@
 %%writefile dp_by_hand.py
 # correct: ReduceOp.AVG, broadcast through .data, zero_grad after the step
-# Exercise 7.6: runs on every rank, inside an initialised process group.
+# Exercise 7.7: runs on every rank, inside an initialised process group.
 import torch
 import torch.distributed as dist
 import torch.nn.functional as F

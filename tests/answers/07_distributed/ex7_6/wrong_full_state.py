@@ -4,7 +4,7 @@
 # (the same as a %%writefile zero1.py cell: a cell magic cannot follow this first line)
 get_ipython().run_cell_magic("writefile", "zero1.py", r'''# wrong: every rank builds its SGD over ALL parameters and steps them all, then broadcasts from the owner:
 # the numbers match, but every rank holds the full momentum state (DDP, not ZeRO-1)
-# Exercise 7.7: runs on every rank, inside an initialised process group.
+# Exercise 7.6: runs on every rank, inside an initialised process group.
 import torch
 import torch.distributed as dist
 import torch.nn.functional as F

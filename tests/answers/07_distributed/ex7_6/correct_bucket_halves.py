@@ -1,7 +1,7 @@
 %%writefile zero1.py
 # correct: the first ceil(n/W) tensors to rank 0, the next to rank 1, ...; all gradients averaged in
 # one flat bucket (one all_reduce per step); optimizer.zero_grad(set_to_none=False) is not used
-# Exercise 7.7: runs on every rank, inside an initialised process group.
+# Exercise 7.6: runs on every rank, inside an initialised process group.
 import math
 
 import torch

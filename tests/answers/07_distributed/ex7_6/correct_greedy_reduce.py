@@ -1,7 +1,7 @@
 %%writefile zero1.py
 # correct: whole tensors handed out greedily by size (largest first, to the least-loaded rank), as
 # ZeroRedundancyOptimizer does; gradients reduced to their owner only, which averages them
-# Exercise 7.7: runs on every rank, inside an initialised process group.
+# Exercise 7.6: runs on every rank, inside an initialised process group.
 import torch
 import torch.distributed as dist
 import torch.nn.functional as F
