@@ -56,7 +56,7 @@ def seed_compile_cache(work: Path, store: Path | None) -> None:
 def keep_compile_cache(work: Path, store: Path) -> None:
     """Keep the compile cache a run made in ``work`` (the reference's) as ``store``, replacing what was there
     at once; nothing when the run made none.  A copy or swap that fails leaves the store as it was and no
-    partial copy beside it."""
+    partial copy beside it; the earlier store is removed only once the new one is in place."""
     made = Path(work) / COMPILE_CACHE
     if not (made.is_dir() and any(made.rglob("*"))):
         return
@@ -72,11 +72,11 @@ def keep_compile_cache(work: Path, store: Path) -> None:
             os.replace(staging, store)
         except OSError:
             if earlier.is_dir():
-                os.replace(earlier, store)  # the store as it was
+                os.replace(earlier, store)  # the store as it was (where even that fails, ``earlier`` stays)
             raise
+        shutil.rmtree(earlier, ignore_errors=True)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
-        shutil.rmtree(earlier, ignore_errors=True)
 
 
 MAX_SUPPORT_FILE = 50 * 1024 * 1024

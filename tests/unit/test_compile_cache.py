@@ -61,3 +61,32 @@ def test_the_reference_keeps_its_cache_whole_or_not_at_all(tmp_path, monkeypatch
         workfolder.keep_compile_cache(work, store)
     assert sorted(p.name for p in (store / "inductor").iterdir()) == ["new.py"]
     assert sorted(p.name for p in store.parent.iterdir()) == ["nb-abc"]
+
+
+def test_a_store_that_cannot_be_put_back_is_kept_beside_it(tmp_path, monkeypatch):
+    """Where the new cache cannot take the store's place and the earlier store cannot go back either, the
+    earlier store stays beside it, under this process's name: nothing is removed that is not replaced."""
+    import os
+
+    import pytest
+
+    store = tmp_path / "compile" / "nb-abc"
+    (store / "inductor").mkdir(parents=True)
+    (store / "inductor" / "old.py").write_text("old")
+    work = tmp_path / "work"
+    (work / workfolder.COMPILE_CACHE / "inductor").mkdir(parents=True)
+    (work / workfolder.COMPILE_CACHE / "inductor" / "new.py").write_text("new")
+    real_replace = os.replace
+
+    def stuck(src, dest):
+        if Path(dest) == store:
+            raise OSError(5, "Input/output error")
+        real_replace(src, dest)
+
+    monkeypatch.setattr(workfolder.os, "replace", stuck)
+    with pytest.raises(OSError):
+        workfolder.keep_compile_cache(work, store)
+    monkeypatch.setattr(workfolder.os, "replace", real_replace)
+    kept = store.with_name(f"{store.name}.{os.getpid()}.old")
+    assert sorted(p.name for p in store.parent.iterdir()) == [kept.name]
+    assert (kept / "inductor" / "old.py").read_text() == "old"
