@@ -44,6 +44,15 @@ def setenv_args(env: dict[str, str]) -> list[str]:
 
 
 
+def _folders_above(path, into: list[str]) -> None:
+    """Add to ``into``, outermost first and once each, the folders above ``path`` that bubblewrap must make
+    (made 0755 by the caller) to bind ``path``: all but ``/``, ``/tmp`` and what the bound ``/usr`` and ``/etc``
+    hold."""
+    for d in reversed(list(Path(path).parents)):
+        if str(d) not in ("/", "/tmp") and str(d) not in into and not str(d).startswith(("/usr", "/etc")):
+            into.append(str(d))
+
+
 def bwrap_args(writable: list[Path], tmp_size_mb: int) -> list[str]:
     """bubblewrap's arguments: new namespaces, a read-only system and Python, private /tmp and
     /dev/shm, the GPUs if any, and ``writable`` folders bound read-write at their own paths."""
@@ -61,10 +70,7 @@ def bwrap_args(writable: list[Path], tmp_size_mb: int) -> list[str]:
             if at in seen or (at != real and at.startswith(("/usr/", "/etc/"))):
                 continue
             seen.add(at)
-            parent = Path(at).parent
-            for d in reversed([parent, *parent.parents]):
-                if str(d) not in ("/", "/tmp") and str(d) not in dirs and not str(d).startswith(("/usr", "/etc")):
-                    dirs.append(str(d))
+            _folders_above(at, dirs)
             ro.extend(["--ro-bind", real, at])
 
     for p in (sys.base_prefix, sys.prefix, PACKAGE_DIR):
@@ -80,11 +86,9 @@ def bwrap_args(writable: list[Path], tmp_size_mb: int) -> list[str]:
     if gpu:
         gpu += ["--ro-bind", "/sys", "/sys"]
     # parents of the writable folders, traversable by the sandbox user (bwrap would make them 0700)
-    parents = []
+    parents: list[str] = []
     for target in writable:
-        for d in reversed(list(Path(target).parents)):
-            if str(d) not in ("/", "/tmp") and str(d) not in parents and not str(d).startswith(("/usr", "/etc")):
-                parents.append(str(d))
+        _folders_above(target, parents)
     mkw = []
     for d in parents:
         if d not in dirs:
