@@ -307,40 +307,52 @@ def test_a_grading_process_that_was_killed_leaves_no_slot_behind(tmp_path):
     assert not list(tmp_path.glob("autograder-slot-*")), "a grader that exits normally removes its slot"
 
 
+# one cell in a sandboxed kernel, graded from a process of its own (its Python, umask and environment are the test's)
+CELL_IN_A_PROCESS = """
+import json, os, sys, nbformat
+if len(sys.argv) > 2:
+    os.umask(int(sys.argv[2], 8))
+import autograder
+from autograder.grading.execute import execute
+from autograder.sandbox import launch
+sb = launch.Sandbox()
+nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(sys.argv[1])])
+with sb.work_folder() as work:
+    res = execute(nb, work, sandbox=sb)
+outs = res.nb.cells[0].outputs
+print(json.dumps({"zygote": sb.zygote, "error": res.error, "prefix": sys.prefix, "package": autograder.__file__,
+                  "text": "".join(o.get("text", "") for o in outs), "errors": [o["ename"] for o in outs if "ename" in o]}))
+"""
 
-def test_a_package_under_tmp_reaches_the_kernel_whatever_the_graders_umask():
+
+def _cell_in_a_process(python, source: str, env: dict, cwd=None, umask: int | None = None) -> dict:
+    import subprocess
+
+    args = [str(python), "-c", CELL_IN_A_PROCESS, source] + ([oct(umask)[2:]] if umask is not None else [])
+    out = subprocess.run(args, cwd=cwd, env={**os.environ, **env}, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stdout + out.stderr[-3000:]
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def test_a_package_under_tmp_reaches_the_kernel_whatever_the_graders_umask(monkeypatch):
     """The formgrader grades with umask 077.  Each forked kernel gets a fresh /tmp into which the zygote binds
     again what lay below /tmp (here a checkout of the package, as in a course cloned under /tmp): the folders
     it makes for that must be traversable by the kernel's own user, whatever umask the grader has."""
     import shutil
-    import subprocess
     import sys
     import tempfile
 
     from autograder import PACKAGE_DIR
 
+    monkeypatch.delenv("AUTOGRADER_ZYGOTE", raising=False)
     under_tmp = Path(tempfile.mkdtemp(prefix="checkout-", dir="/tmp"))
     try:
         shutil.copytree(PACKAGE_DIR, under_tmp / "autograder", ignore=shutil.ignore_patterns("__pycache__"))
         cell = "import autograder; print('read', len(open(autograder.__file__).read()), autograder.__file__)"
-        script = ("import os, sys, nbformat\n"
-                  "os.umask(0o077); os.environ.pop('AUTOGRADER_ZYGOTE', None)\n"
-                  "import autograder\n"
-                  "assert autograder.__file__.startswith(sys.argv[1]), autograder.__file__\n"
-                  "from autograder.grading.execute import execute\n"
-                  "from autograder.sandbox import launch\n"
-                  "sb = launch.Sandbox()\n"
-                  "nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(sys.argv[2])])\n"
-                  "with sb.work_folder() as work:\n"
-                  "    res = execute(nb, work, sandbox=sb)\n"
-                  "assert sb.zygote and res.error is None, (sb.zygote, res.error)\n"
-                  "outs = res.nb.cells[0].outputs\n"
-                  "print(''.join(o.get('text', '') for o in outs), [o.get('ename') for o in outs if 'ename' in o])\n")
-        out = subprocess.run([sys.executable, "-c", script, str(under_tmp), cell], cwd=under_tmp, capture_output=True,
-                             env={**os.environ, "PYTHONPATH": str(under_tmp)}, text=True, timeout=300)
-        assert out.returncode == 0, out.stdout + out.stderr[-3000:]
-        assert out.stdout.startswith("read ") and out.stdout.rstrip().endswith(f"{under_tmp}/autograder/__init__.py\n []"), \
-            out.stdout
+        ran = _cell_in_a_process(sys.executable, cell, {"PYTHONPATH": str(under_tmp)}, cwd=under_tmp, umask=0o077)
+        package = f"{under_tmp}/autograder/__init__.py"
+        assert ran["package"] == package and ran["zygote"] and ran["error"] is None, ran
+        assert ran["text"].startswith("read ") and ran["text"].rstrip().endswith(package) and ran["errors"] == [], ran
     finally:
         shutil.rmtree(under_tmp, ignore_errors=True)
 
@@ -350,7 +362,6 @@ def test_a_python_reached_through_a_link_starts_its_kernels(zygote):
     """A virtual environment reached through a link (``.venv -> /elsewhere/env``) is bound where it is and where it
     is spelled: the kernel is started, and finds its packages, by the spelled path."""
     import shutil
-    import subprocess
     import sys
     import tempfile
 
@@ -358,18 +369,8 @@ def test_a_python_reached_through_a_link_starts_its_kernels(zygote):
     try:
         (linked / "env").symlink_to(Path(sys.prefix).resolve())
         python = linked / "env" / "bin" / Path(sys.executable).name
-        script = ("import os, sys, nbformat\n"
-                  "assert sys.prefix == sys.argv[1], sys.prefix\n"
-                  "from autograder.grading.execute import execute\n"
-                  "from autograder.sandbox import launch\n"
-                  "sb = launch.Sandbox()\n"
-                  "nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell('import sys; print(sys.prefix)')])\n"
-                  "with sb.work_folder() as work:\n"
-                  "    res = execute(nb, work, sandbox=sb)\n"
-                  "assert res.error is None, res.error\n"
-                  "print(''.join(o.get('text', '') for o in res.nb.cells[0].outputs), end='')\n")
-        out = subprocess.run([str(python), "-c", script, str(linked / "env")], capture_output=True, text=True,
-                             env={**os.environ, "AUTOGRADER_ZYGOTE": zygote}, timeout=300)
-        assert out.returncode == 0 and out.stdout == f"{linked / 'env'}\n", out.stdout + out.stderr[-3000:]
+        ran = _cell_in_a_process(python, "import sys; print(sys.prefix)", {"AUTOGRADER_ZYGOTE": zygote})
+        assert ran["prefix"] == str(linked / "env") and ran["error"] is None, ran
+        assert ran["text"] == f"{linked / 'env'}\n", ran
     finally:
         shutil.rmtree(linked, ignore_errors=True)
